@@ -1,0 +1,36 @@
+# Steady Server for MySQL: the commands a user runs. See README.md.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+.PHONY: help deps fetch build run stop test unittest vanilla
+
+help:
+	@echo "make run      build (first time: over an hour on 2 cores) and start the server"
+	@echo "make stop     stop the server started by make run"
+	@echo "make test     build what is needed and run every test (unit + mysql-test-run)"
+	@echo "make vanilla  build the vanilla MySQL 9.7.2 twin, same flags, for benchmarks"
+	@echo "make unittest run only the googletest unit tests (seconds, no server)"
+
+deps:
+	scripts/install-deps
+
+fetch: deps
+	scripts/fetch-upstream
+
+build: deps
+	scripts/build
+
+run: deps
+	scripts/server start
+
+stop:
+	scripts/server stop
+
+test: deps
+	scripts/run-tests
+
+unittest:
+	scripts/run-tests --only unit
+
+vanilla: deps
+	scripts/build --vanilla
