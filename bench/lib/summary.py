@@ -1,0 +1,260 @@
+"""Pure summary math for bench/run: per-second rows in, figures out.
+
+Nothing here touches the system; every function takes plain values and returns
+plain values so bench/tests/test_summary.py can pin the numbers.
+"""
+
+import math
+import statistics
+
+# Per-second CSV schema (bench/README.md documents each column).
+PER_SECOND_COLUMNS = [
+    "run_id", "scenario", "workload", "server", "flavour", "device", "threads",
+    "repeat", "second",
+    # sysbench, from our report hook (bench/workloads/steady_report.lua)
+    "tps", "qps", "p95_ms", "p99_ms", "max_ms", "errors_ps", "threads_running",
+    # server, sampled once a second through one persistent client connection
+    "dirty_pages", "dirty_pct", "ckpt_age_mb", "ckpt_age_pct",
+    "pages_flushed_ps", "redo_fsyncs_ps", "binlog_syncs_ps", "commits_ps",
+    # the run's own loop device, from /proc/diskstats
+    "dev_r_iops", "dev_w_iops", "dev_w_mbps", "dev_util_pct",
+    # who burns the CPU (100 = one core): server and load generator
+    "mysqld_cpu_pct", "sysbench_cpu_pct",
+]
+
+# Per-run summary: what the Markdown table and runs.csv carry.
+RUN_METRICS = [
+    ("mean_tps", "mean TPS", "{:.0f}"),
+    ("worst_tps", "worst 1 s TPS", "{:.0f}"),
+    ("worst_over_mean", "worst/mean", "{:.2f}"),
+    ("cv", "CV", "{:.3f}"),
+    ("secs_below_half", "s < 50% mean", "{:d}"),
+    ("p99_median_ms", "p99 median ms", "{:.1f}"),
+    ("p99_worst_ms", "p99 worst ms", "{:.1f}"),
+    ("max_dirty_pct", "max dirty %", "{:.1f}"),
+    ("mean_util_pct", "mean dev %util", "{:.0f}"),
+    ("mean_w_iops", "mean write IOPS", "{:.0f}"),
+]
+
+# Metrics whose ratio to the baseline server is printed per server.
+RATIO_METRICS = ["mean_tps", "worst_tps", "worst_over_mean", "cv",
+                 "p99_median_ms", "p99_worst_ms", "max_dirty_pct",
+                 "mean_util_pct"]
+
+
+def to_float(value):
+    """CSV cell -> float, or None for a blank or unparsable cell."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return None if (isinstance(value, float) and math.isnan(value)) else float(value)
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        f = float(value)
+    except ValueError:
+        return None
+    return None if math.isnan(f) else f
+
+
+def _present(values):
+    return [v for v in (to_float(x) for x in values) if v is not None]
+
+
+def summarize_run(rows, warmup=10):
+    """Summary of one run from its per-second rows (dicts keyed by column).
+
+    Seconds 1..warmup are left out (connection ramp, first flushes).  Returns a
+    dict with the RUN_METRICS keys plus n_seconds; a metric whose column has no
+    value in the measured seconds is None.  Raises ValueError when no measured
+    second has a TPS value: such a run cannot be summarised.
+    """
+    measured = [r for r in rows if (to_float(r.get("second")) or 0) > warmup]
+    tps = _present(r.get("tps") for r in measured)
+    if not tps:
+        raise ValueError("no per-second TPS after the %d s warm-up" % warmup)
+    mean = statistics.fmean(tps)
+    worst = min(tps)
+    out = {
+        "n_seconds": len(tps),
+        "mean_tps": mean,
+        "worst_tps": worst,
+        "worst_over_mean": (worst / mean) if mean > 0 else None,
+        # population standard deviation: the run is the whole population
+        "cv": (statistics.pstdev(tps) / mean) if mean > 0 else None,
+        "secs_below_half": sum(1 for v in tps if v < 0.5 * mean),
+    }
+    p99 = _present(r.get("p99_ms") for r in measured)
+    out["p99_median_ms"] = statistics.median(p99) if p99 else None
+    out["p99_worst_ms"] = max(p99) if p99 else None
+    dirty = _present(r.get("dirty_pct") for r in measured)
+    out["max_dirty_pct"] = max(dirty) if dirty else None
+    util = _present(r.get("dev_util_pct") for r in measured)
+    out["mean_util_pct"] = statistics.fmean(util) if util else None
+    wiops = _present(r.get("dev_w_iops") for r in measured)
+    out["mean_w_iops"] = statistics.fmean(wiops) if wiops else None
+    return out
+
+
+def aggregate_server(run_summaries):
+    """Mean of each metric over the successful runs of one server."""
+    agg = {"runs": len(run_summaries)}
+    for key, _, _ in RUN_METRICS:
+        vals = [s[key] for s in run_summaries if s.get(key) is not None]
+        agg[key] = statistics.fmean(vals) if vals else None
+    return agg
+
+
+def ratio(a, b):
+    """a/b, or None when either side is missing or b is zero."""
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def fmt(value, spec="{:.2f}"):
+    """Format a metric for the Markdown table; '-' for a missing value."""
+    if value is None:
+        return "-"
+    if spec == "{:d}":
+        return str(int(round(value)))
+    return spec.format(value)
+
+
+def markdown_table(header, rows):
+    """A GitHub-flavoured Markdown table from a header list and row lists."""
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    for r in rows:
+        lines.append("| " + " | ".join(str(c) for c in r) + " |")
+    return "\n".join(lines)
+
+
+def summary_markdown(runs, baseline=None):
+    """Markdown summary of a whole bench run.
+
+    runs: list of dicts with run_id, server, threads, repeat, status ('ok' or
+    'failed'), error (str) and, when ok, summary (dict from summarize_run).
+    baseline: server name the ratios are taken against (None: no ratios).
+    """
+    out = []
+    header = ["run", "server", "threads", "repeat", "status"] + [m[1] for m in RUN_METRICS]
+    rows = []
+    for r in runs:
+        s = r.get("summary") or {}
+        cells = [r["run_id"], r["server"], r["threads"], r["repeat"], r["status"]]
+        cells += [fmt(s.get(k), spec) if r["status"] == "ok" else "-" for k, _, spec in RUN_METRICS]
+        rows.append(cells)
+    out.append("### Per run\n")
+    out.append(markdown_table(header, rows))
+
+    failed = [r for r in runs if r["status"] != "ok"]
+    if failed:
+        out.append("\n### Failed runs (not averaged in)\n")
+        for r in failed:
+            out.append("- `%s` (%s): %s" % (r["run_id"], r["server"], r.get("error", "").strip() or "failed"))
+
+    # Per server and thread count: mean over ok repeats, ratio to baseline.
+    groups = {}
+    for r in runs:
+        if r["status"] == "ok":
+            groups.setdefault((r["threads"], r["server"]), []).append(r["summary"])
+    if groups:
+        out.append("\n### Per server (mean over successful repeats)%s\n"
+                   % ((", ratio to " + baseline) if baseline else ""))
+        header = ["server", "threads", "ok runs"] + [m[1] for m in RUN_METRICS]
+        if baseline:
+            header += ["%s/%s" % (k, baseline) for k in ("mean TPS", "worst TPS", "CV", "p99 median")]
+        rows = []
+        for (threads, server) in sorted(groups, key=lambda k: (int(k[0]), k[1])):
+            agg = aggregate_server(groups[(threads, server)])
+            cells = [server, threads, agg["runs"]] + [fmt(agg[k], spec) for k, _, spec in RUN_METRICS]
+            if baseline:
+                base = groups.get((threads, baseline))
+                b = aggregate_server(base) if base else {}
+                for k in ("mean_tps", "worst_tps", "cv", "p99_median_ms"):
+                    cells.append(fmt(ratio(agg[k], b.get(k)), "{:.2f}x"))
+            rows.append(cells)
+        out.append(markdown_table(header, rows))
+
+        if baseline:
+            pairs = pair_ratios(runs, baseline)
+            if pairs:
+                out.append("\n### Per pair (same threads and repeat), ratio to %s\n" % baseline)
+                header = ["server", "threads", "repeat", "mean TPS", "worst TPS", "CV", "p99 median"]
+                out.append(markdown_table(header, [
+                    [p["server"], p["threads"], p["repeat"]] +
+                    [fmt(p[k], "{:.2f}x") for k in ("mean_tps", "worst_tps", "cv", "p99_median_ms")]
+                    for p in pairs]))
+    return "\n".join(out) + "\n"
+
+
+def pair_ratios(runs, baseline):
+    """Ratios of each ok run to the ok baseline run of the same threads+repeat."""
+    base = {(r["threads"], r["repeat"]): r["summary"] for r in runs
+            if r["server"] == baseline and r["status"] == "ok"}
+    pairs = []
+    for r in runs:
+        if r["server"] == baseline or r["status"] != "ok":
+            continue
+        b = base.get((r["threads"], r["repeat"]))
+        if not b:
+            continue
+        p = {"server": r["server"], "threads": r["threads"], "repeat": r["repeat"]}
+        for k in RATIO_METRICS:
+            p[k] = ratio(r["summary"].get(k), b.get(k))
+        pairs.append(p)
+    return pairs
+
+
+def diskstats_delta(before, after, seconds):
+    """Device rates between two /proc/diskstats samples of one device.
+
+    before/after: dicts with reads, writes, sectors_written, io_ticks_ms.
+    Returns read IOPS, write IOPS, write MB/s and %util (share of wall time
+    the device had IO in flight, capped at 100).
+    """
+    if seconds <= 0:
+        return None
+    d = {k: after[k] - before[k] for k in ("reads", "writes", "sectors_written", "io_ticks_ms")}
+    return {
+        "dev_r_iops": d["reads"] / seconds,
+        "dev_w_iops": d["writes"] / seconds,
+        "dev_w_mbps": d["sectors_written"] * 512 / 1e6 / seconds,
+        "dev_util_pct": min(100.0, d["io_ticks_ms"] / (seconds * 1000.0) * 100.0),
+    }
+
+
+def parse_diskstats_line(line):
+    """One /proc/diskstats line -> (name, counters dict), or None."""
+    f = line.split()
+    if len(f) < 14:
+        return None
+    return f[2], {
+        "reads": int(f[3]),
+        "writes": int(f[7]),
+        "sectors_written": int(f[9]),
+        "io_ticks_ms": int(f[12]),
+    }
+
+
+def histogram_percentile(counts, percentile, range_mult, range_deduct):
+    """Percentile of a sysbench log-bucket histogram, as sysbench computes it.
+
+    Mirrors sb_histogram_get_pct_intermediate() in sysbench 1.0: the smallest
+    bucket whose cumulative count reaches round(n * p / 100); its value is
+    exp(i / range_mult + range_deduct) milliseconds.  The Lua hook does the
+    same arithmetic; this copy exists so the unit tests can pin it.
+    """
+    n = sum(counts)
+    if n == 0:
+        return None
+    nmax = math.floor(n * percentile / 100.0 + 0.5)
+    cur = 0
+    i = 0
+    for i, c in enumerate(counts):
+        cur += c
+        if cur >= nmax:
+            break
+    return math.exp(i / range_mult + range_deduct)
