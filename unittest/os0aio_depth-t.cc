@@ -38,11 +38,11 @@ TEST(AioDepthPlan, ExactFitIsNotReduced) {
   EXPECT_EQ(p.slots_per_segment, 4096u);
 }
 
-TEST(AioDepthPlan, OneEventShortReduces) {
+TEST(AioDepthPlan, OneEventShortReducesAndLeavesAQuarter) {
   const auto p = plan(16, 4096, budget(65536, 1));
   EXPECT_EQ(p.mode, Mode::NATIVE_REDUCED);
-  EXPECT_EQ(p.slots_per_segment, 65535u / 16);
-  EXPECT_LE(16u * p.slots_per_segment, 65535u);
+  EXPECT_EQ(p.slots_per_segment, (65535u / 4 * 3) / 16);
+  EXPECT_LE(16u * p.slots_per_segment, 65535u * 3 / 4);
 }
 
 TEST(AioDepthPlan, MaxThreadsMaxDepthOnDefaultHostReduces) {
@@ -50,16 +50,18 @@ TEST(AioDepthPlan, MaxThreadsMaxDepthOnDefaultHostReduces) {
   const auto p = plan(129, 4096, budget(65536, 1000));
   EXPECT_EQ(p.events_needed, 528384u);
   EXPECT_EQ(p.mode, Mode::NATIVE_REDUCED);
-  EXPECT_EQ(p.slots_per_segment, (65536u - 1000) / 129);
+  EXPECT_EQ(p.slots_per_segment, ((65536u - 1000) / 4 * 3) / 129);
   EXPECT_GE(p.slots_per_segment, os_aio_depth::MIN);
-  EXPECT_LE(129u * p.slots_per_segment, 65536u - 1000);
+  /* a quarter of the free events stays for the rest of the host */
+  EXPECT_GE(65536u - 1000 - 129u * p.slots_per_segment, (65536u - 1000) / 4);
 }
 
 TEST(AioDepthPlan, TooFewEventsFallsBackToSimulated) {
-  /* 129 x 32 = 4128 needed for the smallest depth; 4127 free. */
-  auto p = plan(129, 4096, budget(10000, 10000 - 4127));
+  /* 129 x 32 = 4128 events for the smallest depth must fit in 3/4 of the
+  free events: 5504 free is enough, 5500 is not. */
+  auto p = plan(129, 4096, budget(10000, 10000 - 5500));
   EXPECT_EQ(p.mode, Mode::SIMULATED);
-  p = plan(129, 4096, budget(10000, 10000 - 4128));
+  p = plan(129, 4096, budget(10000, 10000 - 5504));
   EXPECT_EQ(p.mode, Mode::NATIVE_REDUCED);
   EXPECT_EQ(p.slots_per_segment, 32u);
 }

@@ -17,7 +17,7 @@ PER_SECOND_COLUMNS = [
     "dirty_pages", "dirty_pct", "ckpt_age_mb", "ckpt_age_pct",
     "pages_flushed_ps", "redo_fsyncs_ps", "binlog_syncs_ps", "commits_ps",
     # the run's own loop device, from /proc/diskstats
-    "dev_r_iops", "dev_w_iops", "dev_w_mbps", "dev_util_pct",
+    "dev_r_iops", "dev_w_iops", "dev_w_mbps", "dev_util_pct", "dev_cap_pct",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
 ]
@@ -206,6 +206,21 @@ def pair_ratios(runs, baseline):
             p[k] = ratio(r["summary"].get(k), b.get(k))
         pairs.append(p)
     return pairs
+
+
+def cap_share(rates, caps):
+    """How much of the device class's IOPS cap was used, in %: the larger of
+    reads/read cap and writes/write cap.  None without an IOPS cap.
+
+    Under a blkio throttle %util only counts time below the throttle, so this
+    is the figure that says whether the emulated device had IOPS to spare.
+    """
+    shares = []
+    if caps.get("write_iops"):
+        shares.append(rates["dev_w_iops"] / caps["write_iops"])
+    if caps.get("read_iops"):
+        shares.append(rates["dev_r_iops"] / caps["read_iops"])
+    return 100.0 * max(shares) if shares else None
 
 
 def diskstats_delta(before, after, seconds):

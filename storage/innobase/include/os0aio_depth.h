@@ -74,8 +74,11 @@ struct Plan {
 @param[in]  configured  innodb_aio_pending_ios_per_thread
 @param[in]  budget      the kernel's event budget; if unknown, the
                         configured value is used and io_setup() decides
-@return the plan; reductions keep native AIO while at least MIN slots per
-segment fit, because native AIO at a lower depth still beats simulated AIO */
+@return the plan. When the configured value does not fit, the depth is
+reduced so that the segments use at most three quarters of the free events
+(the rest stays for other processes on the host), and native AIO is kept
+while at least MIN slots per segment fit that way, because native AIO at a
+lower depth still beats simulated AIO. */
 Plan plan(size_t n_segments, size_t configured, const Kernel_budget &budget);
 
 /** Parse the text of a /proc/sys counter file ("65536\n").

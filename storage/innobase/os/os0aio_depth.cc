@@ -34,7 +34,11 @@ Plan plan(size_t n_segments, size_t configured, const Kernel_budget &budget) {
     return result;
   }
 
-  const uint64_t fitting = budget.available() / n_segments;
+  /* fs.aio-max-nr is shared by the whole host: leave a quarter of what is
+  free for other processes (another mysqld, backup tools) instead of
+  starving them. */
+  const uint64_t usable = budget.available() / 4 * 3;
+  const uint64_t fitting = usable / n_segments;
   if (fitting < MIN) {
     result.mode = Mode::SIMULATED;
     return result;

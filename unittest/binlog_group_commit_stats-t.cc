@@ -1,0 +1,77 @@
+/* Unit tests for the binlog group commit counters and the classification
+of why a group stopped taking members. */
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include "sql/binlog_group_commit_stats.h"
+
+namespace {
+
+using Trigger = Binlog_group_close_trigger;
+
+TEST(BinlogGroupCloseTrigger, NoDelayMeansLockWait) {
+  /* delay 0: the count option has no effect, even if reached */
+  EXPECT_EQ(binlog_group_close_trigger(true, 0, false), Trigger::LOCK_WAIT);
+  EXPECT_EQ(binlog_group_close_trigger(true, 0, true), Trigger::LOCK_WAIT);
+}
+
+TEST(BinlogGroupCloseTrigger, NotSyncingGroupIsLockWait) {
+  /* sync_binlog=N groups that do not fsync, and flush errors, never wait */
+  EXPECT_EQ(binlog_group_close_trigger(false, 1000, false), Trigger::LOCK_WAIT);
+  EXPECT_EQ(binlog_group_close_trigger(false, 1000, true), Trigger::LOCK_WAIT);
+}
+
+TEST(BinlogGroupCloseTrigger, DelayEndsByCountOrTimeout) {
+  EXPECT_EQ(binlog_group_close_trigger(true, 1000, true), Trigger::COUNT);
+  EXPECT_EQ(binlog_group_close_trigger(true, 1000, false), Trigger::TIMEOUT);
+}
+
+TEST(BinlogGroupCommitStats, CountsGroupsCommitsAndSyncs) {
+  Binlog_group_commit_stats s;
+  s.on_flush_group(3);
+  s.on_group_closed(Trigger::TIMEOUT);
+  s.on_sync();
+  s.on_flush_group(1);
+  s.on_group_closed(Trigger::LOCK_WAIT);
+  EXPECT_EQ(s.commits(), 4u);
+  EXPECT_EQ(s.groups(), 2u);
+  EXPECT_EQ(s.syncs(), 1u);
+  EXPECT_EQ(s.triggered(Trigger::COUNT), 0u);
+  EXPECT_EQ(s.triggered(Trigger::TIMEOUT), 1u);
+  EXPECT_EQ(s.triggered(Trigger::LOCK_WAIT), 1u);
+}
+
+TEST(BinlogGroupCommitStats, EmptyGroupIsNotAGroup) {
+  Binlog_group_commit_stats s;
+  s.on_flush_group(0);
+  EXPECT_EQ(s.groups(), 0u);
+  EXPECT_EQ(s.commits(), 0u);
+}
+
+TEST(BinlogGroupCommitStats, ConcurrentUpdatesAreNotLost) {
+  /* Flush and sync stage leaders update concurrently with each other. */
+  Binlog_group_commit_stats s;
+  constexpr int kThreads = 4, kGroups = 20000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&s] {
+      for (int i = 0; i < kGroups; ++i) {
+        s.on_flush_group(2);
+        s.on_group_closed(i % 2 ? Trigger::COUNT : Trigger::LOCK_WAIT);
+        s.on_sync();
+      }
+    });
+  }
+  for (auto &th : threads) th.join();
+  EXPECT_EQ(s.groups(), uint64_t{kThreads} * kGroups);
+  EXPECT_EQ(s.commits(), uint64_t{kThreads} * kGroups * 2);
+  EXPECT_EQ(s.syncs(), uint64_t{kThreads} * kGroups);
+  EXPECT_EQ(s.triggered(Trigger::COUNT) + s.triggered(Trigger::LOCK_WAIT) +
+                s.triggered(Trigger::TIMEOUT),
+            s.groups());
+}
+
+}  // namespace
