@@ -153,7 +153,10 @@ def summary_markdown(runs, baseline=None):
     if failed:
         out.append("\n### Failed runs (not averaged in)\n")
         for r in failed:
-            out.append("- `%s` (%s): %s" % (r["run_id"], r["server"], r.get("error", "").strip() or "failed"))
+            lines = (r.get("error", "").strip() or "failed").splitlines()
+            out.append("- `%s` (%s): %s" % (r["run_id"], r["server"], lines[0]))
+            if len(lines) > 1:
+                out.append("\n  ```\n" + "\n".join("  " + x for x in lines[1:]) + "\n  ```")
 
     # Per server and thread count: mean over ok repeats, ratio to baseline.
     groups = {}

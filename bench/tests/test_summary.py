@@ -1,0 +1,161 @@
+"""Known input -> known output for bench/lib/summary.py.
+
+Run: python3 -m unittest discover -s bench/tests -v
+"""
+
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import summary as S  # noqa: E402
+
+
+def rows(tps, **cols):
+    out = []
+    for i, v in enumerate(tps, 1):
+        r = {"second": str(i), "tps": "" if v is None else str(v)}
+        for k, vals in cols.items():
+            r[k] = "" if vals[i - 1] is None else str(vals[i - 1])
+        out.append(r)
+    return out
+
+
+class SummarizeRun(unittest.TestCase):
+    def test_flat_run(self):
+        s = S.summarize_run(rows([50, 50, 100, 100, 100, 100]), warmup=2)
+        self.assertEqual(s["n_seconds"], 4)
+        self.assertEqual(s["mean_tps"], 100)
+        self.assertEqual(s["worst_tps"], 100)
+        self.assertEqual(s["worst_over_mean"], 1.0)
+        self.assertEqual(s["cv"], 0.0)
+        self.assertEqual(s["secs_below_half"], 0)
+
+    def test_stall_run(self):
+        # warm-up second 1 is left out; then 4 x 200 and one collapse to 50
+        tps = [1, 200, 200, 200, 200, 50]
+        s = S.summarize_run(rows(tps), warmup=1)
+        self.assertEqual(s["n_seconds"], 5)
+        self.assertAlmostEqual(s["mean_tps"], 170.0)
+        self.assertEqual(s["worst_tps"], 50)
+        self.assertAlmostEqual(s["worst_over_mean"], 50 / 170)
+        # population sd of [200,200,200,200,50] = 60
+        self.assertAlmostEqual(s["cv"], 60 / 170)
+        self.assertEqual(s["secs_below_half"], 1)   # 50 < 85
+
+    def test_latency_dirty_util(self):
+        tps = [10, 10, 10, 10]
+        s = S.summarize_run(rows(tps, p99_ms=[99, 5, 7, 30], dirty_pct=[90, 10, None, 40],
+                                 dev_util_pct=[100, 50, 70, 60], dev_w_iops=[1, 2, 4, 6]), warmup=1)
+        self.assertEqual(s["p99_median_ms"], 7)      # median of 5, 7, 30
+        self.assertEqual(s["p99_worst_ms"], 30)
+        self.assertEqual(s["max_dirty_pct"], 40)     # blank cell skipped, warm-up 90 left out
+        self.assertEqual(s["mean_util_pct"], 60)
+        self.assertEqual(s["mean_w_iops"], 4)
+
+    def test_missing_columns_are_none(self):
+        s = S.summarize_run(rows([5, 5, 5]), warmup=0)
+        self.assertIsNone(s["p99_median_ms"])
+        self.assertIsNone(s["max_dirty_pct"])
+
+    def test_no_tps_after_warmup_raises(self):
+        with self.assertRaises(ValueError):
+            S.summarize_run(rows([100, 100]), warmup=10)
+        with self.assertRaises(ValueError):
+            S.summarize_run(rows([None, None, None]), warmup=0)
+
+    def test_zero_mean(self):
+        s = S.summarize_run(rows([0, 0, 0]), warmup=0)
+        self.assertIsNone(s["cv"])
+        self.assertIsNone(s["worst_over_mean"])
+
+
+class Aggregates(unittest.TestCase):
+    def run_info(self, run_id, server, repeat, tps, status="ok"):
+        info = {"run_id": run_id, "server": server, "threads": 16, "repeat": repeat,
+                "status": status, "error": "" if status == "ok" else "boom\nlog line"}
+        if status == "ok":
+            info["summary"] = S.summarize_run(rows(tps), warmup=0)
+        return info
+
+    def test_ratios_and_failed_runs_left_out(self):
+        runs = [
+            self.run_info("01", "steady", 1, [200, 200]),
+            self.run_info("02", "vanilla", 1, [100, 100]),
+            self.run_info("03", "steady", 2, [300, 300]),
+            self.run_info("04", "vanilla", 2, [], status="failed"),
+        ]
+        md = S.summary_markdown(runs, baseline="vanilla")
+        # steady mean over its 2 ok runs = 250, vanilla only its ok run = 100
+        self.assertIn("| steady | 16 | 2 | 250 |", md)
+        self.assertIn("| vanilla | 16 | 1 | 100 |", md)
+        self.assertIn("2.50x", md)
+        self.assertIn("Failed runs (not averaged in)", md)
+        self.assertIn("`04` (vanilla): boom", md)
+        pairs = S.pair_ratios(runs, "vanilla")
+        self.assertEqual(len(pairs), 1)          # repeat 2 has no ok baseline
+        self.assertAlmostEqual(pairs[0]["mean_tps"], 2.0)
+
+    def test_no_baseline(self):
+        md = S.summary_markdown([self.run_info("01", "mariadb", 1, [7, 9])], baseline=None)
+        self.assertIn("| mariadb | 16 | 1 | 8 |", md)
+        self.assertNotIn("ratio", md)
+
+    def test_ratio_guards(self):
+        self.assertIsNone(S.ratio(1, 0))
+        self.assertIsNone(S.ratio(None, 2))
+        self.assertEqual(S.ratio(3, 2), 1.5)
+
+
+class Device(unittest.TestCase):
+    LINE = "   7       0 loop0 %d 0 0 0 %d 0 %d 0 0 %d 0 0 0 0 0 0 0"
+
+    def test_parse_and_delta(self):
+        a = S.parse_diskstats_line(self.LINE % (10, 100, 1000, 0))
+        b = S.parse_diskstats_line(self.LINE % (30, 2100, 1000 + 2048 * 2, 500))
+        self.assertEqual(a[0], "loop0")
+        d = S.diskstats_delta(a[1], b[1], 2.0)
+        self.assertEqual(d["dev_r_iops"], 10)
+        self.assertEqual(d["dev_w_iops"], 1000)
+        self.assertAlmostEqual(d["dev_w_mbps"], 4096 * 512 / 1e6 / 2)
+        self.assertEqual(d["dev_util_pct"], 25)
+
+    def test_util_capped_and_bad_lines(self):
+        a = S.parse_diskstats_line(self.LINE % (0, 0, 0, 0))[1]
+        b = S.parse_diskstats_line(self.LINE % (0, 0, 0, 5000))[1]
+        self.assertEqual(S.diskstats_delta(a, b, 1.0)["dev_util_pct"], 100.0)
+        self.assertIsNone(S.parse_diskstats_line("7 0 loop0 1 2"))
+        self.assertIsNone(S.diskstats_delta(a, b, 0))
+
+    def test_cap_share(self):
+        rates = {"dev_r_iops": 1500.0, "dev_w_iops": 600.0}
+        self.assertEqual(S.cap_share(rates, {"write_iops": 3000, "read_iops": 3000}), 50.0)
+        self.assertEqual(S.cap_share(rates, {"write_iops": 1200}), 50.0)
+        self.assertIsNone(S.cap_share(rates, {}))
+
+
+class Histogram(unittest.TestCase):
+    # sysbench 1.0: 1024 buckets over 0.001..100000 ms
+    MULT = 1023 / (math.log(100000) - math.log(0.001))
+    DEDUCT = math.log(0.001)
+
+    def bucket(self, ms):
+        return int(math.floor((math.log(ms) - self.DEDUCT) * self.MULT + 0.5))
+
+    def test_percentiles_like_sysbench(self):
+        counts = [0] * 1024
+        counts[self.bucket(1.0)] = 90     # 90 events at 1 ms
+        counts[self.bucket(10.0)] = 9     # 9 at 10 ms
+        counts[self.bucket(100.0)] = 1    # 1 at 100 ms
+        p95 = S.histogram_percentile(counts, 95, self.MULT, self.DEDUCT)
+        p99 = S.histogram_percentile(counts, 99, self.MULT, self.DEDUCT)
+        p100 = S.histogram_percentile(counts, 100, self.MULT, self.DEDUCT)
+        self.assertAlmostEqual(p95, 10.0, delta=0.2)
+        self.assertAlmostEqual(p99, 10.0, delta=0.2)
+        self.assertAlmostEqual(p100, 100.0, delta=2)
+        self.assertIsNone(S.histogram_percentile([0] * 1024, 99, self.MULT, self.DEDUCT))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,83 @@
+/* Unit tests for the IO-aware flushing policy: a table of inputs with the
+expected extra pages. */
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "buf0io_headroom.h"
+
+namespace {
+
+using buf_io_headroom::Input;
+
+Input base() {
+  Input in;
+  in.util_lwm_pct = 80;
+  in.headroom_pct = 100;
+  in.sample_valid = true;
+  in.util_pct = 0;
+  in.sync_flush = false;
+  in.planned_pages = 1000;
+  in.io_capacity_max = 4000;
+  in.dirty_pages = 100000;
+  return in;
+}
+
+struct Row {
+  const char *what;
+  Input in;
+  uint64_t expected;
+};
+
+TEST(IoHeadroomPolicy, Table) {
+  std::vector<Row> rows;
+  auto add = [&](const char *what, auto change, uint64_t expected) {
+    Input in = base();
+    change(in);
+    rows.push_back({what, in, expected});
+  };
+  add("idle device: all the spare capacity", [](Input &) {}, 3000);
+  add("util 40 of lwm 80: half", [](Input &i) { i.util_pct = 40; }, 1500);
+  add("util 60 of lwm 80: a quarter", [](Input &i) { i.util_pct = 60; }, 750);
+  add("util at lwm: nothing", [](Input &i) { i.util_pct = 80; }, 0);
+  add("util above lwm: nothing", [](Input &i) { i.util_pct = 95; }, 0);
+  add("busy with reads counts as busy", [](Input &i) { i.util_pct = 99; }, 0);
+  add("feature off", [](Input &i) { i.util_lwm_pct = 0; }, 0);
+  add("invalid sample", [](Input &i) { i.sample_valid = false; }, 0);
+  add("sync flush", [](Input &i) { i.sync_flush = true; }, 0);
+  add("no dirty pages", [](Input &i) { i.dirty_pages = 0; }, 0);
+  add("headroom share 50%", [](Input &i) { i.headroom_pct = 50; }, 1500);
+  add("planned already at the max",
+      [](Input &i) { i.planned_pages = 4000; }, 0);
+  add("planned above the max", [](Input &i) { i.planned_pages = 5000; }, 0);
+  add("capped by the flush list",
+      [](Input &i) { i.dirty_pages = 1200; }, 200);
+  add("planned covers the flush list",
+      [](Input &i) { i.dirty_pages = 900; }, 0);
+  add("nothing planned, idle",
+      [](Input &i) { i.planned_pages = 0; }, 4000);
+  add("lwm 100, util 99.5",
+      [](Input &i) { i.util_lwm_pct = 100; i.util_pct = 99.5; }, 15);
+  add("NaN utilisation is not headroom",
+      [](Input &i) { i.util_pct = std::nan(""); }, 0);
+  add("negative utilisation is not headroom",
+      [](Input &i) { i.util_pct = -1; }, 0);
+  for (const Row &r : rows) {
+    EXPECT_EQ(buf_io_headroom::extra_pages(r.in), r.expected) << r.what;
+  }
+}
+
+TEST(IoHeadroomPolicy, BacksOffMonotonicallyAndNeverExceedsTheMax) {
+  uint64_t prev = UINT64_MAX;
+  for (int u = 0; u <= 100; ++u) {
+    Input in = base();
+    in.util_pct = u;
+    const uint64_t extra = buf_io_headroom::extra_pages(in);
+    EXPECT_LE(extra, prev) << "util " << u;
+    EXPECT_LE(in.planned_pages + extra, in.io_capacity_max) << "util " << u;
+    prev = extra;
+  }
+}
+
+}  // namespace
