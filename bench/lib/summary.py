@@ -16,6 +16,8 @@ PER_SECOND_COLUMNS = [
     # server, sampled once a second through one persistent client connection
     "dirty_pages", "dirty_pct", "ckpt_age_mb", "ckpt_age_pct",
     "pages_flushed_ps", "redo_fsyncs_ps", "binlog_syncs_ps", "commits_ps",
+    # group commit, where the server counts it (Steady, MariaDB; blank for vanilla)
+    "group_commits_ps", "commits_per_group", "redo_flush_batches_ps",
     # the run's own loop device, from /proc/diskstats
     "dev_r_iops", "dev_w_iops", "dev_w_mbps", "dev_util_pct", "dev_cap_pct",
     # who burns the CPU (100 = one core): server and load generator
