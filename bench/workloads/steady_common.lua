@@ -28,6 +28,7 @@ typedef struct {
   double range_mult;
 } steady_sb_histogram_t;
 void *dlsym(void *handle, const char *symbol);
+int pthread_setcancelstate(int state, int *oldstate);
 ]]
 
 local M = {}
@@ -85,7 +86,7 @@ local function fmt(v)
   return string.format("%.3f", v)
 end
 
-function M.report(stat)
+local function report(stat)
   if hist == nil then find_histogram() end
   local secs = stat.time_interval
   local p95, p99, pmax
@@ -102,6 +103,21 @@ function M.report(stat)
     fmt(p95), fmt(p99), fmt(pmax),
     stat.errors / secs, stat.reconnects / secs))
   io.stdout:flush()
+end
+
+-- At the end of a run sysbench cancels the reporting thread
+-- (pthread_cancel).  A cancel acted on inside this hook, at the write below,
+-- unwinds through LuaJIT frames and sysbench aborts (seen: SIGABRT, the last
+-- report and the final statistics lost).  So the hook runs with cancellation
+-- disabled; a pending cancel is then acted on back in sysbench's C loop.
+local PTHREAD_CANCEL_DISABLE = 1   -- glibc
+local old_cancel_state = ffi.new("int[1]")
+
+function M.report(stat)
+  ffi.C.pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, old_cancel_state)
+  local ok, err = pcall(report, stat)
+  ffi.C.pthread_setcancelstate(old_cancel_state[0], nil)
+  if not ok then error(err, 0) end
 end
 
 sysbench.hooks.report_intermediate = M.report
