@@ -15,10 +15,10 @@
   and why each group stopped taking members. Exported as the Binlog_commits,
   Binlog_group_commit* status variables (binlog_group_commit_status.cc).
 
-  Each counter is updated once per group by the stage leader, under the
-  stage lock it already holds (LOCK_log for the flush stage, LOCK_sync for
-  the sync stage), with relaxed atomics so that SHOW STATUS can read them
-  without a lock. This header has no server dependencies so the logic is
+  Each counter is updated once per stage leader, under the stage lock it
+  already holds (LOCK_log for the flush stage, LOCK_sync for the sync
+  stage), with relaxed atomics so that SHOW STATUS can read them without a
+  lock. This header has no server dependencies so the logic is
   unit tested on its own.
 */
 
@@ -54,17 +54,20 @@ Binlog_group_close_trigger binlog_group_close_trigger(bool delay_applied,
 /** The group commit counters. One instance per server. */
 class Binlog_group_commit_stats {
  public:
-  /** A flush-stage group wrote transactions to the binary log.
-  @param n_commits  transactions in the group that wrote binlog events */
-  void on_flush_group(uint64_t n_commits) {
+  /** A flush-stage leader wrote transactions to the binary log.
+  @param n_commits  transactions in its queue that wrote binlog events */
+  void on_flush_stage(uint64_t n_commits) {
     if (n_commits == 0) return;
     m_commits.fetch_add(n_commits, std::memory_order_relaxed);
-    m_groups.fetch_add(1, std::memory_order_relaxed);
   }
 
-  /** The sync stage of a group that wrote transactions ended.
+  /** A sync-stage leader took its group: every transaction queued for the
+  sync stage, possibly the work of several flush-stage leaders, which MySQL
+  merges while the previous group holds LOCK_sync. One group is what one
+  binlog fsync covers with sync_binlog=1.
   @param why  why the group stopped taking members */
-  void on_group_closed(Binlog_group_close_trigger why) {
+  void on_group(Binlog_group_close_trigger why) {
+    m_groups.fetch_add(1, std::memory_order_relaxed);
     trigger_counter(why).fetch_add(1, std::memory_order_relaxed);
   }
 

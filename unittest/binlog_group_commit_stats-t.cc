@@ -31,11 +31,11 @@ TEST(BinlogGroupCloseTrigger, DelayEndsByCountOrTimeout) {
 
 TEST(BinlogGroupCommitStats, CountsGroupsCommitsAndSyncs) {
   Binlog_group_commit_stats s;
-  s.on_flush_group(3);
-  s.on_group_closed(Trigger::TIMEOUT);
+  s.on_flush_stage(3);
+  s.on_group(Trigger::TIMEOUT);
   s.on_sync();
-  s.on_flush_group(1);
-  s.on_group_closed(Trigger::LOCK_WAIT);
+  s.on_flush_stage(1);
+  s.on_group(Trigger::LOCK_WAIT);
   EXPECT_EQ(s.commits(), 4u);
   EXPECT_EQ(s.groups(), 2u);
   EXPECT_EQ(s.syncs(), 1u);
@@ -44,11 +44,17 @@ TEST(BinlogGroupCommitStats, CountsGroupsCommitsAndSyncs) {
   EXPECT_EQ(s.triggered(Trigger::LOCK_WAIT), 1u);
 }
 
-TEST(BinlogGroupCommitStats, EmptyGroupIsNotAGroup) {
+TEST(BinlogGroupCommitStats, MergedFlushStagesMakeOneGroup) {
+  /* Two flush-stage leaders queue behind a busy sync stage: one group. */
   Binlog_group_commit_stats s;
-  s.on_flush_group(0);
-  EXPECT_EQ(s.groups(), 0u);
-  EXPECT_EQ(s.commits(), 0u);
+  s.on_flush_stage(2);
+  s.on_flush_stage(5);
+  s.on_flush_stage(0); /* a flush stage that wrote nothing adds nothing */
+  s.on_group(Trigger::LOCK_WAIT);
+  s.on_sync();
+  EXPECT_EQ(s.commits(), 7u);
+  EXPECT_EQ(s.groups(), 1u);
+  EXPECT_EQ(s.syncs(), 1u);
 }
 
 TEST(BinlogGroupCommitStats, ConcurrentUpdatesAreNotLost) {
@@ -59,8 +65,8 @@ TEST(BinlogGroupCommitStats, ConcurrentUpdatesAreNotLost) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&s] {
       for (int i = 0; i < kGroups; ++i) {
-        s.on_flush_group(2);
-        s.on_group_closed(i % 2 ? Trigger::COUNT : Trigger::LOCK_WAIT);
+        s.on_flush_stage(2);
+        s.on_group(i % 2 ? Trigger::COUNT : Trigger::LOCK_WAIT);
         s.on_sync();
       }
     });
