@@ -20,6 +20,7 @@ PER_SECOND_COLUMNS = [
     "group_commits_ps", "commits_per_group", "redo_flush_batches_ps",
     # the run's own loop device, from /proc/diskstats
     "dev_r_iops", "dev_w_iops", "dev_w_mbps", "dev_util_pct", "dev_cap_pct",
+    "dev_avg_queue",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
 ]
@@ -231,18 +232,21 @@ def cap_share(rates, caps):
 def diskstats_delta(before, after, seconds):
     """Device rates between two /proc/diskstats samples of one device.
 
-    before/after: dicts with reads, writes, sectors_written, io_ticks_ms.
-    Returns read IOPS, write IOPS, write MB/s and %util (share of wall time
-    the device had IO in flight, capped at 100).
+    before/after: dicts with reads, writes, sectors_written, io_ticks_ms,
+    queue_ms. Returns read IOPS, write IOPS, write MB/s, %util (share of wall
+    time the device had IO in flight, capped at 100) and the average number
+    of requests in flight (iostat's aqu-sz: weighted ms / wall ms).
     """
     if seconds <= 0:
         return None
-    d = {k: after[k] - before[k] for k in ("reads", "writes", "sectors_written", "io_ticks_ms")}
+    d = {k: after[k] - before[k]
+         for k in ("reads", "writes", "sectors_written", "io_ticks_ms", "queue_ms")}
     return {
         "dev_r_iops": d["reads"] / seconds,
         "dev_w_iops": d["writes"] / seconds,
         "dev_w_mbps": d["sectors_written"] * 512 / 1e6 / seconds,
         "dev_util_pct": min(100.0, d["io_ticks_ms"] / (seconds * 1000.0) * 100.0),
+        "dev_avg_queue": d["queue_ms"] / (seconds * 1000.0),
     }
 
 
@@ -256,6 +260,7 @@ def parse_diskstats_line(line):
         "writes": int(f[7]),
         "sectors_written": int(f[9]),
         "io_ticks_ms": int(f[12]),
+        "queue_ms": int(f[13]),
     }
 
 
