@@ -138,6 +138,14 @@ bool buf_flush_io_device_option_valid(const char *value) {
 
 ulint buf_flush_io_headroom_pages(ulint planned_pages, ulint dirty_pages,
                                   bool sync_flush) {
+  /* Off (the default): no device resolution, no sysfs reads in the page
+  cleaner loop. The device is resolved when the feature is first turned on. */
+  if (srv_adaptive_flushing_io_util_lwm == 0) {
+    io_state.last.valid = false; /* a later sample starts a new interval */
+    MONITOR_SET(MONITOR_FLUSH_N_TO_FLUSH_BY_IO_HEADROOM, 0);
+    io_status.last_extra.store(0);
+    return 0;
+  }
   if (!io_state.initialised) initialise();
   if (!io_state.sampler.active()) return 0;
 
