@@ -1,0 +1,115 @@
+/*****************************************************************************
+
+Copyright (c) 2026, Steady Server authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+*****************************************************************************/
+
+/** @file fsp/fsp0prealloc.cc
+ Grow a tablespace file now (ALTER TABLESPACE ... SET EXTENT_SIZE).
+
+ Crash safety follows from the order inside each chunk, which is the order
+ autoextension already uses: fil_space_extend() writes MLOG_FILE_EXTEND,
+ grows the file and fsyncs it before the mini-transaction that raises
+ FSP_SIZE can commit. A crash before that commit leaves a file larger than
+ FSP_SIZE, which InnoDB tolerates (the next extension reuses the pages); a
+ crash during the file growth is repaired by recovery from MLOG_FILE_EXTEND.
+ Nothing is undone on error or kill: the pages already added stay usable. */
+
+#include "fsp0prealloc.h"
+
+#include "fsp0fsp.h"
+#include "fsp0prealloc_plan.h"
+#include "log0write.h"
+#include "mtr0mtr.h"
+
+const char *fsp_preallocate_refusal(space_id_t space_id) {
+  if (fsp_is_system_tablespace(space_id)) {
+    return "the system tablespace is sized by innodb_data_file_path";
+  }
+  if (fsp_is_system_temporary(space_id)) {
+    return "the temporary tablespace is sized by innodb_temp_data_file_path"
+           " and recreated at startup";
+  }
+  if (fsp_is_undo_tablespace(space_id)) {
+    return "undo tablespaces are sized by InnoDB (see innodb_max_undo_log_size)";
+  }
+  if (fsp_is_dd_tablespace(space_id)) {
+    return "the data dictionary tablespace is managed by the server";
+  }
+  return nullptr;
+}
+
+dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
+                        const std::function<bool()> &interrupted,
+                        page_no_t *reached_pages) {
+  const page_size_t page_size(space->flags);
+  fsp_prealloc::Geometry geo;
+  geo.page_bytes = static_cast<uint32_t>(page_size.physical());
+  geo.extent_pages = fsp_get_extent_size_in_pages(page_size);
+  geo.max_pages = PAGE_NO_MAX;
+
+  dberr_t err = DB_SUCCESS;
+  lsn_t last_lsn = 0;
+  *reached_pages = 0;
+
+  for (;;) {
+    if (interrupted()) {
+      err = DB_INTERRUPTED;
+      break;
+    }
+
+    mtr_t mtr;
+    mtr.start();
+    mtr_x_lock_space(space, &mtr);
+
+    buf_block_t *block = nullptr;
+    fsp_header_t *header =
+        fsp_get_space_header_block(space->id, page_size, &mtr, &block);
+    const page_no_t size = mach_read_from_4(header + FSP_SIZE);
+    *reached_pages = size;
+
+    if (size >= target_pages) {
+      mtr.commit();
+      break;
+    }
+
+    const auto next = static_cast<page_no_t>(
+        fsp_prealloc::next_size(size, target_pages, geo));
+    /* Extends the file, logs MLOG_FILE_EXTEND and fsyncs; on a full disk
+    the file may have grown part of the way. */
+    const bool extended = fil_space_extend(space, next);
+
+    const auto new_size = static_cast<page_no_t>(
+        fsp_prealloc::header_pages_after(space->size, size, geo));
+    if (new_size > size) {
+      fsp_header_size_update(header, new_size, &mtr);
+      space->size_in_header = new_size;
+      *reached_pages = new_size;
+    }
+    mtr.commit();
+    if (new_size > size) {
+      last_lsn = mtr.commit_lsn();
+    }
+
+    if (!extended) {
+      err = DB_OUT_OF_FILE_SPACE;
+      break;
+    }
+    if (new_size <= size) {
+      /* The file grew but not by a whole extent: never spin. */
+      err = DB_ERROR;
+      break;
+    }
+  }
+
+  /* The statement owns no InnoDB transaction whose commit would flush the
+  redo: make the size reached durable before the client hears about it. */
+  if (last_lsn > 0) {
+    log_write_up_to(*log_sys, last_lsn, true);
+  }
+  return err;
+}

@@ -1,0 +1,47 @@
+/*****************************************************************************
+
+Copyright (c) 2026, Steady Server authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+*****************************************************************************/
+
+/** @file include/fsp0prealloc.h
+ Grow a tablespace file now (ALTER TABLESPACE ... SET EXTENT_SIZE), so that
+ later inserts find free extents below FSP_SIZE and never wait for the file
+ to be extended. */
+
+#ifndef fsp0prealloc_h
+#define fsp0prealloc_h
+
+#include <functional>
+
+#include "fil0fil.h"
+#include "univ.i"
+
+/** Why a tablespace cannot be preallocated with SET EXTENT_SIZE.
+@param[in]  space_id  tablespace id
+@return a reason for the error message, or nullptr if it can */
+const char *fsp_preallocate_refusal(space_id_t space_id);
+
+/** Grow a tablespace until FSP_SIZE is at least target_pages, one chunk at
+a time. Each chunk is one mini-transaction that X-latches the space and
+page 0, extends the file (MLOG_FILE_EXTEND redo, fallocate or zero-fill as
+innodb_extend_and_initialize says, fsync) and then raises FSP_SIZE, so
+FSP_SIZE never exceeds the durable file size. Between chunks the latches are
+free, so other threads allocate pages. On return the redo of the last
+FSP_SIZE update is flushed.
+@param[in,out]  space         tablespace, acquired by the caller
+@param[in]      target_pages  size to reach, whole extents
+@param[in]      interrupted   called between chunks; true stops the growth
+@param[out]     reached_pages FSP_SIZE when the function returns
+@retval DB_SUCCESS            FSP_SIZE >= target_pages
+@retval DB_INTERRUPTED        interrupted() said stop
+@retval DB_OUT_OF_FILE_SPACE  the file could not grow (disk full) */
+dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
+                        const std::function<bool()> &interrupted,
+                        page_no_t *reached_pages);
+
+#endif /* fsp0prealloc_h */
