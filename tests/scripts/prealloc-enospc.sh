@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Out of space, on a small loop-device filesystem holding one table's data
+# file (DATA DIRECTORY), the rest of the datadir on the host disk:
+#  1. ALTER TABLESPACE ... SET EXTENT_SIZE beyond the free space fails with
+#     ER_RECORD_FILE_FULL (1114); the server keeps running; the table keeps
+#     every row and stays writable in the space it has.
+#  2. A write load until the filesystem is full: clients get 1114, no
+#     acknowledged row is lost, and once space is freed (a scratch file is
+#     removed) writes and preallocation resume without a restart; after a
+#     restart every acknowledged row is still there.
+# Needs root and loop devices; skips (77) with the reason otherwise.
+set -euo pipefail
+
+if [[ ${1:-} == --help ]]; then sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+
+BUILD=${STEADY_BUILD:-${STEADY_CACHE:-$HOME/.cache/steady}/build/steady}
+MYSQLD=$BUILD/runtime_output_directory/mysqld
+MYSQL=$BUILD/runtime_output_directory/mysql
+name=prealloc-enospc
+skip() { echo "$name: SKIP: $*"; exit 77; }
+[[ -x $MYSQLD ]] || skip "no mysqld at $MYSQLD"
+[[ $(id -u) -eq 0 ]] || skip "needs root for losetup and mount"
+for c in losetup mkfs.ext4 mount umount; do
+  command -v $c >/dev/null || skip "no $c"
+done
+
+W=$(mktemp -d /tmp/$name.XXXXXX)
+MNT=$W/mnt
+loopdev= pid=
+cleanup() {
+  [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
+  [[ -n $loopdev ]] && losetup -d "$loopdev"
+  rm -rf "$W"
+}
+trap cleanup EXIT
+fail() { echo "$name: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
+
+truncate -s 96M "$W/fs.img"
+loopdev=$(losetup -f --show "$W/fs.img" 2>/dev/null) || skip "no free loop device"
+mkfs.ext4 -q -m 0 "$loopdev"
+mkdir -p "$MNT" && mount "$loopdev" "$MNT"
+# 8 MiB of scratch data to free later.
+dd if=/dev/zero of="$MNT/scratch" bs=1M count=8 status=none
+
+opts=(--no-defaults --basedir="$BUILD" --lc-messages-dir="$BUILD/share" --user=root
+  --datadir="$W/data" --log-error="$W/err.log" --innodb-buffer-pool-size=64M
+  --innodb-redo-log-capacity=32M --innodb-directories="$MNT"
+  --socket="$W/s.sock" --skip-networking)
+"$MYSQLD" "${opts[@]}" --initialize-insecure >/dev/null 2>&1 || fail "initialize"
+
+start() {
+  "$MYSQLD" "${opts[@]}" >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 1 90); do
+    "$MYSQL" -uroot -S "$W/s.sock" -e 'SELECT 1' >/dev/null 2>&1 && return 0
+    kill -0 "$pid" 2>/dev/null || fail "mysqld exited during startup"
+    sleep 1
+  done
+  fail "mysqld did not start"
+}
+q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
+# Runs a statement, prints the client's error number (0 on success).
+errno_of() {
+  local out
+  if out=$("$MYSQL" -uroot -S "$W/s.sock" -N -e "$1" 2>&1); then echo 0; return; fi
+  sed -n 's/^ERROR \([0-9]*\).*/\1/p' <<<"$out" | head -1
+}
+file_size() { q "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = '$1'"; }
+
+start
+q "CREATE DATABASE d;
+   CREATE TABLE d.t (id INT PRIMARY KEY AUTO_INCREMENT, pad CHAR(200) NOT NULL)
+     DATA DIRECTORY = '$MNT';
+   INSERT INTO d.t (pad) VALUES (REPEAT('a', 200));"
+for _ in $(seq 1 10); do q "INSERT INTO d.t (pad) SELECT pad FROM d.t"; done
+rows=$(q "SELECT COUNT(*) FROM d.t")
+[[ -f $MNT/d/t.ibd ]] || fail "the table's file is not on the loop filesystem"
+
+# 1. Preallocation beyond the free space.
+e=$(errno_of "ALTER TABLESPACE \`d/t\` SET EXTENT_SIZE = 1G")
+[[ $e == 1114 ]] || fail "SET EXTENT_SIZE on a full disk gave error '$e', expected 1114"
+q 'SELECT 1' >/dev/null || fail "server died after ENOSPC during preallocation"
+[[ $(q "SELECT COUNT(*) FROM d.t") == "$rows" ]] || fail "rows lost after ENOSPC"
+q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after ENOSPC"
+size1=$(file_size d/t)
+echo "$name: SET EXTENT_SIZE = 1G on 96M: ERROR 1114, file grew to $size1 bytes, $rows rows intact"
+# Writable in the space it has (the file grew part of the way).
+e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.t LIMIT 100")
+[[ $e == 0 ]] || fail "insert into the preallocated space failed with $e"
+rows=$((rows + 100))
+
+# 2. A write load until the filesystem is full.
+acked=$rows
+for _ in $(seq 1 2000); do
+  e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.t LIMIT 2000")
+  [[ $e == 0 ]] || break
+  acked=$((acked + 2000))
+done
+[[ $e == 1114 ]] || fail "the write load ended with error '$e', expected 1114"
+q 'SELECT 1' >/dev/null || fail "server died when the disk filled"
+got=$(q "SELECT COUNT(*) FROM d.t")
+[[ $got == "$acked" ]] || fail "after disk full: $got rows, $acked acknowledged"
+echo "$name: write load until full: ERROR 1114 after $acked acknowledged rows, all present"
+
+# Free space: writes and preallocation resume without a restart.
+rm -f "$MNT/scratch"
+e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.t LIMIT 1000")
+[[ $e == 0 ]] || fail "writes did not resume after freeing space (error $e)"
+acked=$((acked + 1000))
+size2=$(file_size d/t)
+e=$(errno_of "ALTER TABLESPACE \`d/t\` SET EXTENT_SIZE = $((size2 + 2 * 1048576))")
+[[ $e == 0 ]] || fail "SET EXTENT_SIZE after freeing space failed with $e"
+q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after freeing space"
+
+# Restart: every acknowledged row is durable.
+q 'SHUTDOWN' >/dev/null 2>&1 || true
+wait "$pid" 2>/dev/null || true
+pid=
+start
+got=$(q "SELECT COUNT(*) FROM d.t")
+[[ $got == "$acked" ]] || fail "after restart: $got rows, $acked acknowledged"
+q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after restart"
+if grep -E '\[ERROR\].*(Assertion|corrupt)' "$W/err.log"; then fail "assertion or corruption in the error log"; fi
+q 'SHUTDOWN' >/dev/null 2>&1 || true
+wait "$pid" 2>/dev/null || true
+pid=
+echo "$name: space freed: writes and SET EXTENT_SIZE resumed; after restart $acked rows, CHECK TABLE OK: PASS"
