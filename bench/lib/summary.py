@@ -23,6 +23,8 @@ PER_SECOND_COLUMNS = [
     "dev_avg_queue",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
+    # bulk_load: the loader step (create, prealloc, load) overlapping the second
+    "load_phase",
 ]
 
 # Per-run summary: what the Markdown table and runs.csv carry.
