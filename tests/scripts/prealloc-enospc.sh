@@ -73,8 +73,12 @@ q "CREATE DATABASE d;
    CREATE TABLE d.t (id INT PRIMARY KEY AUTO_INCREMENT, pad CHAR(200) NOT NULL)
      DATA DIRECTORY = '$MNT';
    INSERT INTO d.t (pad) VALUES (REPEAT('a', 200));"
-for _ in $(seq 1 10); do q "INSERT INTO d.t (pad) SELECT pad FROM d.t"; done
+for _ in $(seq 1 11); do q "INSERT INTO d.t (pad) SELECT pad FROM d.t"; done
 rows=$(q "SELECT COUNT(*) FROM d.t")
+# Rows to copy, on the host disk: every INSERT below adds exactly its LIMIT.
+q "CREATE TABLE d.seed (pad CHAR(200) NOT NULL) SELECT pad FROM d.t LIMIT 2000"
+[[ $(q "SELECT COUNT(*) FROM d.seed") == 2000 ]] || fail "seed table"
+
 [[ -f $MNT/d/t.ibd ]] || fail "the table's file is not on the loop filesystem"
 
 # 1. Preallocation beyond the free space.
@@ -86,14 +90,14 @@ q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after ENOSPC"
 size1=$(file_size d/t)
 echo "$name: SET EXTENT_SIZE = 1G on 96M: ERROR 1114, file grew to $size1 bytes, $rows rows intact"
 # Writable in the space it has (the file grew part of the way).
-e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.t LIMIT 100")
+e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.seed LIMIT 100")
 [[ $e == 0 ]] || fail "insert into the preallocated space failed with $e"
 rows=$((rows + 100))
 
 # 2. A write load until the filesystem is full.
 acked=$rows
 for _ in $(seq 1 2000); do
-  e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.t LIMIT 2000")
+  e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.seed")
   [[ $e == 0 ]] || break
   acked=$((acked + 2000))
 done
@@ -105,7 +109,7 @@ echo "$name: write load until full: ERROR 1114 after $acked acknowledged rows, a
 
 # Free space: writes and preallocation resume without a restart.
 rm -f "$MNT/scratch"
-e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.t LIMIT 1000")
+e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.seed LIMIT 1000")
 [[ $e == 0 ]] || fail "writes did not resume after freeing space (error $e)"
 acked=$((acked + 1000))
 size2=$(file_size d/t)

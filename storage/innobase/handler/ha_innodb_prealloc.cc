@@ -43,7 +43,8 @@ int innobase_preallocate_tablespace(THD *thd,
   if (dd_space->se_private_data().get(dd_space_key_strings[DD_SPACE_ID],
                                       &space_id) ||
       space_id == SPACE_UNKNOWN) {
-    return HA_ERR_TABLESPACE_MISSING;
+    my_error(ER_TABLESPACE_MISSING_WITH_NAME, MYF(0), name);
+    return 1;
   }
 
   if (const char *why = fsp_preallocate_refusal(space_id)) {
@@ -56,7 +57,8 @@ int innobase_preallocate_tablespace(THD *thd,
   /* The pin keeps DROP TABLESPACE and truncation from freeing the space. */
   fil_space_t *space = fil_space_acquire(space_id);
   if (space == nullptr) {
-    return HA_ERR_TABLESPACE_MISSING;
+    my_error(ER_TABLESPACE_MISSING_WITH_NAME, MYF(0), name);
+    return 1;
   }
 
   const page_size_t page_size(space->flags);
@@ -107,12 +109,15 @@ int innobase_preallocate_tablespace(THD *thd,
           error = 1;
           break;
         case DB_OUT_OF_FILE_SPACE:
+          /* Reported here rather than as HA_ERR_RECORD_FILE_FULL: the
+          caller would report ER_ALTER_FILEGROUP_FAILED first. */
+          my_error(ER_RECORD_FILE_FULL, MYF(0), name);
           push_warning_printf(thd, Sql_condition::SL_WARNING,
                               ER_RECORD_FILE_FULL,
                               "Tablespace `%s` grew to %llu bytes before the "
                               "disk was full.",
                               name, reached_bytes);
-          error = HA_ERR_RECORD_FILE_FULL;
+          error = 1;
           break;
         default:
           my_printf_error(ER_GET_ERRNO,
