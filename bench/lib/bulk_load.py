@@ -9,7 +9,7 @@ started!"), so sysbench's report second n covers the interval (n-1, n].
 import math
 import statistics
 
-from summary import _present, fmt, markdown_table, ratio, to_float
+from summary import _present, aggregate_server, fmt, markdown_table, ratio, to_float
 
 MiB = 1024 ** 2
 
@@ -284,11 +284,7 @@ RATIO_METRICS = [
 
 def aggregate(loads):
     """Mean of each LOAD_METRICS value over one server's ok runs."""
-    agg = {"runs": len(loads)}
-    for key, _, _ in LOAD_METRICS:
-        vals = [x[key] for x in loads if x.get(key) is not None]
-        agg[key] = statistics.fmean(vals) if vals else None
-    return agg
+    return aggregate_server(loads, LOAD_METRICS)
 
 
 def markdown(runs, baseline=None):

@@ -102,10 +102,11 @@ def summarize_run(rows, warmup=10):
     return out
 
 
-def aggregate_server(run_summaries):
-    """Mean of each metric over the successful runs of one server."""
+def aggregate_server(run_summaries, metrics=None):
+    """Mean of each metric (default RUN_METRICS: (key, label, format)
+    tuples) over the successful runs of one server."""
     agg = {"runs": len(run_summaries)}
-    for key, _, _ in RUN_METRICS:
+    for key, _, _ in (RUN_METRICS if metrics is None else metrics):
         vals = [s[key] for s in run_summaries if s.get(key) is not None]
         agg[key] = statistics.fmean(vals) if vals else None
     return agg
