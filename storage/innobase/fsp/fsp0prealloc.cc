@@ -35,7 +35,8 @@ const char *fsp_preallocate_refusal(space_id_t space_id) {
            " and recreated at startup";
   }
   if (fsp_is_undo_tablespace(space_id)) {
-    return "undo tablespaces are sized by InnoDB (see innodb_max_undo_log_size)";
+    return "undo tablespaces are sized by InnoDB"
+           " (see innodb_max_undo_log_size)";
   }
   if (fsp_is_dd_tablespace(space_id)) {
     return "the data dictionary tablespace is managed by the server";
@@ -43,14 +44,20 @@ const char *fsp_preallocate_refusal(space_id_t space_id) {
   return nullptr;
 }
 
-dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
-                        const std::function<bool()> &interrupted,
-                        page_no_t *reached_pages) {
+fsp_prealloc::Geometry fsp_preallocate_geometry(const fil_space_t *space) {
   const page_size_t page_size(space->flags);
   fsp_prealloc::Geometry geo;
   geo.page_bytes = static_cast<uint32_t>(page_size.physical());
   geo.extent_pages = fsp_get_extent_size_in_pages(page_size);
   geo.max_pages = PAGE_NO_MAX;
+  return geo;
+}
+
+dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
+                        const std::function<bool()> &interrupted,
+                        page_no_t *reached_pages) {
+  const page_size_t page_size(space->flags);
+  const fsp_prealloc::Geometry geo = fsp_preallocate_geometry(space);
 
   dberr_t err = DB_SUCCESS;
   lsn_t last_lsn = 0;

@@ -61,11 +61,7 @@ int innobase_preallocate_tablespace(THD *thd,
     return 1;
   }
 
-  const page_size_t page_size(space->flags);
-  fsp_prealloc::Geometry geo;
-  geo.page_bytes = static_cast<uint32_t>(page_size.physical());
-  geo.extent_pages = fsp_get_extent_size_in_pages(page_size);
-  geo.max_pages = PAGE_NO_MAX;
+  const fsp_prealloc::Geometry geo = fsp_preallocate_geometry(space);
 
   const uint64_t requested = alter_info->extent_size;
   const uint64_t current_bytes =
@@ -80,7 +76,8 @@ int innobase_preallocate_tablespace(THD *thd,
                       "EXTENT_SIZE %llu is larger than tablespace `%s` can "
                       "hold (%llu bytes with %u-byte pages).",
                       MYF(0), static_cast<unsigned long long>(requested), name,
-                      static_cast<unsigned long long>(fsp_prealloc::max_bytes(geo)),
+                      static_cast<unsigned long long>(
+                          fsp_prealloc::max_bytes(geo)),
                       geo.page_bytes);
       error = 1;
       break;

@@ -19,7 +19,13 @@ Free Software Foundation.
 #include <functional>
 
 #include "fil0fil.h"
+#include "fsp0prealloc_plan.h"
 #include "univ.i"
+
+/** The geometry the size arithmetic needs, from a tablespace's flags.
+@param[in]  space  tablespace
+@return page size, extent size in pages, and PAGE_NO_MAX */
+fsp_prealloc::Geometry fsp_preallocate_geometry(const fil_space_t *space);
 
 /** Why a tablespace cannot be preallocated with SET EXTENT_SIZE.
 @param[in]  space_id  tablespace id
