@@ -197,8 +197,8 @@ class Markdown(unittest.TestCase):
         slow = B.summarize_load(rows([30] * 12), loaded, T0, warmup=1, offered_tps=200)
         fine = B.summarize_load(rows([195] * 12), loaded, T0, warmup=1, offered_tps=200)
         free = B.summarize_load(rows([30] * 12), loaded, T0, warmup=1)
-        self.assertFalse(slow["kept_up_before"])
-        self.assertTrue(fine["kept_up_before"])
+        self.assertIs(slow["kept_up_before"], False)
+        self.assertIs(fine["kept_up_before"], True)
         self.assertIsNone(free["kept_up_before"])
         md = B.markdown([{"run_id": "01-v", "server": "v", "threads": 2, "repeat": 1, "status": "ok",
                           "load": slow},
