@@ -15,7 +15,7 @@ command -v cc >/dev/null || { echo "aio-fallback: SKIP: no C compiler"; exit 77;
 
 W=$(mktemp -d /tmp/aio-fallback.XXXXXX)
 pid=
-cleanup() { [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$W"; }
+cleanup() { set +e; [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$W"; }
 trap cleanup EXIT
 fail() { echo "aio-fallback: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
 

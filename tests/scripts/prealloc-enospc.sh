@@ -28,6 +28,7 @@ W=$(mktemp -d /tmp/$name.XXXXXX)
 MNT=$W/mnt
 loopdev= pid=
 cleanup() {
+  set +e  # undo everything even when a step fails
   [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
   mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
   [[ -n $loopdev ]] && losetup -d "$loopdev"
