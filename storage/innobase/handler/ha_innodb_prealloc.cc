@@ -25,7 +25,6 @@ Free Software Foundation.
 
 #include "dict0dd.h"
 #include "fil0fil.h"
-#include "fsp0fsp.h"
 #include "fsp0prealloc.h"
 #include "fsp0prealloc_plan.h"
 #include "srv0srv.h"
