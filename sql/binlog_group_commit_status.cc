@@ -10,10 +10,12 @@
   SHOW STATUS export of the binary log group commit counters. Registered in
   mysqld.cc's status_vars[] as the array "Binlog", so the names below get
   the "Binlog_" prefix: Binlog_commits, Binlog_group_commits, ...
+  The adaptive wait's figures come from binlog_group_commit_adaptive.h.
 */
 
 #include "mysql/plugin.h"
 #include "mysql/status_var.h"
+#include "sql/binlog_group_commit_adaptive.h"
 #include "sql/binlog_group_commit_stats.h"
 
 namespace {
@@ -38,6 +40,16 @@ int show_trigger(THD *, SHOW_VAR *var, char *buff) {
   return 0;
 }
 
+/** Report one figure of the adaptive wait as SHOW_LONGLONG. */
+template <uint64_t (Binlog_group_commit_adaptive::*figure)() const>
+int show_adaptive(THD *, SHOW_VAR *var, char *buff) {
+  var->type = SHOW_LONGLONG;
+  var->value = buff;
+  *reinterpret_cast<unsigned long long *>(buff) =
+      (binlog_group_commit_adaptive.*figure)();
+  return 0;
+}
+
 }  // namespace
 
 SHOW_VAR binlog_group_commit_status_vars[] = {
@@ -46,6 +58,18 @@ SHOW_VAR binlog_group_commit_status_vars[] = {
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commits",
      reinterpret_cast<char *>(&show_counter<&Binlog_group_commit_stats::groups>),
+     SHOW_FUNC, SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_wait_usec",
+     reinterpret_cast<char *>(
+         &show_adaptive<&Binlog_group_commit_adaptive::wait_usec>),
+     SHOW_FUNC, SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_waits",
+     reinterpret_cast<char *>(
+         &show_adaptive<&Binlog_group_commit_adaptive::waits>),
+     SHOW_FUNC, SHOW_SCOPE_GLOBAL},
+    {"group_commit_sync_avg_usec",
+     reinterpret_cast<char *>(
+         &show_adaptive<&Binlog_group_commit_adaptive::fsync_usec>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commit_syncs",
      reinterpret_cast<char *>(&show_counter<&Binlog_group_commit_stats::syncs>),

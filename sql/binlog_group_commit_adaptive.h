@@ -1,0 +1,171 @@
+/* Copyright (c) 2026, Steady Server authors.
+
+   This program is free software; you can redistribute it and/or modify
+   it under the terms of the GNU General Public License, version 2.0,
+   as published by the Free Software Foundation. */
+
+#ifndef BINLOG_GROUP_COMMIT_ADAPTIVE_INCLUDED
+#define BINLOG_GROUP_COMMIT_ADAPTIVE_INCLUDED
+
+/**
+  @file sql/binlog_group_commit_adaptive.h
+
+  Adaptive sync-stage wait (binlog_group_commit_sync_adaptive=ON).
+
+  A fixed binlog_group_commit_sync_delay is a guess: too short and groups
+  stay small, too long and every commit pays it, even a lone one. The
+  adaptive wait asks two questions the server can answer itself:
+
+  - Is anybody on the way? Sessions that entered the binlog flush stage and
+    whose flush group has not yet reached the sync-stage queue would join
+    this group if it waited, and otherwise ride the next fsync.
+  - Is waiting cheaper than the fsync it saves? Each joiner saves about one
+    binlog fsync (measured, moving average); each member already in the
+    group pays the wait. The leader waits while
+    (waited + tick) * group_size <= fsync_time * on_the_way,
+    never longer than one fsync time (or binlog_group_commit_sync_delay if
+    that is set), and not at all when nobody is on the way.
+
+  binlog_group_commit_sync_no_delay_count still ends the wait once that many
+  sessions are in the group.
+
+  Counters are relaxed atomics; the wait itself runs in the sync-stage
+  leader only. The decision and the loop take their clock and sleep from the
+  caller, so they are unit tested without a server.
+*/
+
+#include <atomic>
+#include <cstdint>
+
+#include "sql/binlog_group_commit_stats.h"
+
+/** binlog_group_commit_sync_adaptive (sys_vars.cc). */
+extern bool opt_binlog_group_commit_sync_adaptive;
+
+/** What the adaptive wait sees at one tick. */
+struct Binlog_adaptive_wait_input {
+  /** Sessions in the sync-stage group so far (>= 1: the leader's own). */
+  uint64_t group_size;
+  /** Sessions that entered the flush stage and are not in a sync queue. */
+  uint64_t on_the_way;
+  /** Microseconds waited so far. */
+  uint64_t waited_usec;
+  /** Next sleep, microseconds. */
+  uint64_t tick_usec;
+  /** Moving average of the binlog fsync time; 0 = no fsync seen yet. */
+  uint64_t fsync_usec;
+  /** binlog_group_commit_sync_delay; 0 = bounded by fsync_usec only. */
+  uint64_t max_wait_usec;
+  /** binlog_group_commit_sync_no_delay_count; 0 = none. */
+  uint64_t no_delay_count;
+};
+
+/** The decision at one tick. */
+enum class Binlog_adaptive_wait_step {
+  /** Sleep one more tick. */
+  WAIT,
+  /** The group reached binlog_group_commit_sync_no_delay_count. */
+  STOP_COUNT,
+  /** Nobody on the way, or no fsync time known yet. */
+  STOP_NOBODY_ON_THE_WAY,
+  /** Another tick would cost the group more than the joiners save. */
+  STOP_BUDGET
+};
+
+/**
+  Decide whether the sync-stage leader sleeps one more tick.
+  @param in  what the leader sees now
+  @return WAIT or why to stop
+*/
+Binlog_adaptive_wait_step binlog_adaptive_wait_step(
+    const Binlog_adaptive_wait_input &in);
+
+/**
+  Fold one measured fsync into the moving average (weight 1/8: a few
+  groups follow a device that slowed down, one outlier moves it little).
+  @param average_usec  current average, 0 if none yet
+  @param sample_usec   the fsync just measured
+  @return the new average (never 0 once a sample was seen)
+*/
+uint64_t binlog_fsync_average(uint64_t average_usec, uint64_t sample_usec);
+
+/** Sleep and clock of the wait loop; the server passes my_sleep and a
+monotonic clock, unit tests pass fakes. */
+struct Binlog_wait_clock {
+  void (*sleep_usec)(int64_t usec);
+  uint64_t (*now_usec)();
+};
+
+/** std::this_thread::sleep_for and std::chrono::steady_clock. */
+extern const Binlog_wait_clock binlog_steady_clock;
+
+/** State of the adaptive wait. One instance per server. */
+class Binlog_group_commit_adaptive {
+ public:
+  /** A session is about to enter the binlog flush stage. */
+  void on_enter_flush_stage() {
+    m_on_the_way.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  /** A flush leader moves its group of n sessions on: to the sync-stage
+  queue, or (binary log closed) straight to the commit stage.
+  @param n  sessions in its flush queue, itself included
+  @return a mark for wait_for_joiners(): sessions handed on so far */
+  uint64_t on_leave_flush_stage(uint64_t n) {
+    m_on_the_way.fetch_sub(static_cast<int64_t>(n), std::memory_order_relaxed);
+    return m_enqueued_for_sync.fetch_add(n, std::memory_order_relaxed) + n;
+  }
+
+  /** The sync-stage leader measured a binlog fsync.
+  @param usec  its duration */
+  void on_fsync(uint64_t usec) {
+    m_fsync_usec.store(
+        binlog_fsync_average(m_fsync_usec.load(std::memory_order_relaxed),
+                             usec),
+        std::memory_order_relaxed);
+  }
+
+  /**
+    The sync-stage leader waits for sessions on the way to join its group.
+    @param own_group       sessions in the leader's own flush group
+    @param mark            what on_leave_flush_stage() returned to the leader:
+                           everything handed on after it joined this group
+    @param max_wait_usec   binlog_group_commit_sync_delay (0: no cap but
+                           the fsync time)
+    @param no_delay_count  binlog_group_commit_sync_no_delay_count
+    @param clock           sleep and clock to use
+    @return why the group closed, for Binlog_group_commit_trigger_*:
+            COUNT when no_delay_count was reached, else TIMEOUT when the
+            leader slept at least once, LOCK_WAIT when it did not sleep
+  */
+  Binlog_group_close_trigger wait_for_joiners(uint64_t own_group,
+                                              uint64_t mark,
+                                              uint64_t max_wait_usec,
+                                              uint64_t no_delay_count,
+                                              const Binlog_wait_clock &clock);
+
+  /** @return groups whose leader slept at least once */
+  uint64_t waits() const { return m_waits.load(std::memory_order_relaxed); }
+  /** @return microseconds slept in total by adaptive waits */
+  uint64_t wait_usec() const {
+    return m_wait_usec.load(std::memory_order_relaxed);
+  }
+  /** @return the binlog fsync moving average, microseconds */
+  uint64_t fsync_usec() const {
+    return m_fsync_usec.load(std::memory_order_relaxed);
+  }
+
+ private:
+  /** Entered the flush stage, not yet handed to the sync stage. */
+  std::atomic<int64_t> m_on_the_way{0};
+  /** Ever handed to the sync stage; differences size the group. */
+  std::atomic<uint64_t> m_enqueued_for_sync{0};
+  std::atomic<uint64_t> m_fsync_usec{0};
+  std::atomic<uint64_t> m_waits{0};
+  std::atomic<uint64_t> m_wait_usec{0};
+};
+
+/** The server's adaptive wait state. */
+extern Binlog_group_commit_adaptive binlog_group_commit_adaptive;
+
+#endif /* BINLOG_GROUP_COMMIT_ADAPTIVE_INCLUDED */
