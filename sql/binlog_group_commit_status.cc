@@ -20,13 +20,13 @@
 
 namespace {
 
-/** Report one counter as SHOW_LONGLONG, read without a lock. */
-template <uint64_t (Binlog_group_commit_stats::*counter)() const>
-int show_counter(THD *, SHOW_VAR *var, char *buff) {
+/** Report one figure of a counters object (binlog_group_commit_stats,
+binlog_group_commit_adaptive) as SHOW_LONGLONG, read without a lock. */
+template <auto &object, auto figure>
+int show_figure(THD *, SHOW_VAR *var, char *buff) {
   var->type = SHOW_LONGLONG;
   var->value = buff;
-  *reinterpret_cast<unsigned long long *>(buff) =
-      (binlog_group_commit_stats.*counter)();
+  *reinterpret_cast<unsigned long long *>(buff) = (object.*figure)();
   return 0;
 }
 
@@ -40,39 +40,38 @@ int show_trigger(THD *, SHOW_VAR *var, char *buff) {
   return 0;
 }
 
-/** Report one figure of the adaptive wait as SHOW_LONGLONG. */
-template <uint64_t (Binlog_group_commit_adaptive::*figure)() const>
-int show_adaptive(THD *, SHOW_VAR *var, char *buff) {
-  var->type = SHOW_LONGLONG;
-  var->value = buff;
-  *reinterpret_cast<unsigned long long *>(buff) =
-      (binlog_group_commit_adaptive.*figure)();
-  return 0;
-}
-
 }  // namespace
 
 SHOW_VAR binlog_group_commit_status_vars[] = {
     {"commits",
-     reinterpret_cast<char *>(&show_counter<&Binlog_group_commit_stats::commits>),
+     reinterpret_cast<char *>(
+         &show_figure<binlog_group_commit_stats,
+                      &Binlog_group_commit_stats::commits>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commits",
-     reinterpret_cast<char *>(&show_counter<&Binlog_group_commit_stats::groups>),
+     reinterpret_cast<char *>(
+         &show_figure<binlog_group_commit_stats,
+                      &Binlog_group_commit_stats::groups>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commit_adaptive_wait_usec",
      reinterpret_cast<char *>(
-         &show_adaptive<&Binlog_group_commit_adaptive::wait_usec>),
+         &show_figure<binlog_group_commit_adaptive,
+                      &Binlog_group_commit_adaptive::wait_usec>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commit_adaptive_waits",
      reinterpret_cast<char *>(
-         &show_adaptive<&Binlog_group_commit_adaptive::waits>),
+         &show_figure<binlog_group_commit_adaptive,
+                      &Binlog_group_commit_adaptive::waits>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commit_sync_avg_usec",
      reinterpret_cast<char *>(
-         &show_adaptive<&Binlog_group_commit_adaptive::fsync_usec>),
+         &show_figure<binlog_group_commit_adaptive,
+                      &Binlog_group_commit_adaptive::fsync_usec>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commit_syncs",
-     reinterpret_cast<char *>(&show_counter<&Binlog_group_commit_stats::syncs>),
+     reinterpret_cast<char *>(
+         &show_figure<binlog_group_commit_stats,
+                      &Binlog_group_commit_stats::syncs>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commit_trigger_count",
      reinterpret_cast<char *>(&show_trigger<Binlog_group_close_trigger::COUNT>),

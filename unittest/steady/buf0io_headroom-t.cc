@@ -21,6 +21,7 @@ Input base() {
   in.planned_pages = 1000;
   in.io_capacity_max = 4000;
   in.dirty_pages = 100000;
+  in.dirty_pressure_pct = 100; /* at innodb_max_dirty_pages_pct */
   return in;
 }
 
@@ -48,6 +49,17 @@ TEST(IoHeadroomPolicy, Table) {
   add("sync flush", [](Input &i) { i.sync_flush = true; }, 0);
   add("no dirty pages", [](Input &i) { i.dirty_pages = 0; }, 0);
   add("headroom share 50%", [](Input &i) { i.headroom_pct = 50; }, 1500);
+  add("no dirty-page pressure (below the dirty lwm): nothing",
+      [](Input &i) { i.dirty_pressure_pct = 0; }, 0);
+  add("pressure 50%: half", [](Input &i) { i.dirty_pressure_pct = 50; }, 1500);
+  add("pressure 11% (dirty at the 10% lwm of a 90% max)",
+      [](Input &i) { i.dirty_pressure_pct = 11; }, 330);
+  add("pressure above 100 counts as 100",
+      [](Input &i) { i.dirty_pressure_pct = 250; }, 3000);
+  add("util 40 of 80 and pressure 50: a quarter", [](Input &i) {
+        i.util_pct = 40;
+        i.dirty_pressure_pct = 50;
+      }, 750);
   add("planned already at the max",
       [](Input &i) { i.planned_pages = 4000; }, 0);
   add("planned above the max", [](Input &i) { i.planned_pages = 5000; }, 0);

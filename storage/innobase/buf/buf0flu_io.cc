@@ -137,7 +137,7 @@ bool buf_flush_io_device_option_valid(const char *value) {
 }
 
 ulint buf_flush_io_headroom_pages(ulint planned_pages, ulint dirty_pages,
-                                  bool sync_flush) {
+                                  ulint dirty_pressure_pct, bool sync_flush) {
   /* Off (the default): no device resolution, no sysfs reads in the page
   cleaner loop. The device is resolved when the feature is first turned on. */
   if (srv_adaptive_flushing_io_util_lwm == 0) {
@@ -180,6 +180,7 @@ ulint buf_flush_io_headroom_pages(ulint planned_pages, ulint dirty_pages,
   in.planned_pages = planned_pages;
   in.io_capacity_max = srv_max_io_capacity;
   in.dirty_pages = dirty_pages;
+  in.dirty_pressure_pct = dirty_pressure_pct;
   const auto extra = static_cast<ulint>(buf_io_headroom::extra_pages(in));
 
   MONITOR_SET(MONITOR_FLUSH_N_TO_FLUSH_BY_IO_HEADROOM, extra);

@@ -19,7 +19,7 @@ namespace buf_io_headroom {
 
 uint64_t extra_pages(const Input &in) {
   if (in.util_lwm_pct == 0 || in.headroom_pct == 0 || !in.sample_valid ||
-      in.sync_flush || in.dirty_pages == 0) {
+      in.sync_flush || in.dirty_pages == 0 || in.dirty_pressure_pct == 0) {
     return 0;
   }
   const double lwm = static_cast<double>(std::min<unsigned long>(in.util_lwm_pct, 100));
@@ -32,9 +32,12 @@ uint64_t extra_pages(const Input &in) {
   const double headroom = (lwm - in.util_pct) / lwm; /* (0, 1] */
   const double share =
       static_cast<double>(std::min<unsigned long>(in.headroom_pct, 100)) / 100;
+  const double pressure =
+      static_cast<double>(std::min<unsigned long>(in.dirty_pressure_pct, 100)) /
+      100;
   const double spare = static_cast<double>(in.io_capacity_max - in.planned_pages);
 
-  auto extra = static_cast<uint64_t>(headroom * share * spare);
+  auto extra = static_cast<uint64_t>(headroom * share * pressure * spare);
   extra = std::min(extra, in.io_capacity_max - in.planned_pages);
   extra = std::min(extra, in.dirty_pages - in.planned_pages);
   return extra;

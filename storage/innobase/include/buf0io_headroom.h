@@ -44,15 +44,27 @@ struct Input {
   uint64_t io_capacity_max{0};
   /** dirty pages (flush list length). */
   uint64_t dirty_pages{0};
+  /** upstream's dirty-page pressure: the percent of innodb_io_capacity that
+  adaptive flushing wants for the dirty-page ratio (get_pct_for_dirty(): 0
+  below innodb_max_dirty_pages_pct_lwm, about dirty% / max% x 100 above it,
+  100 from innodb_max_dirty_pages_pct). */
+  unsigned long dirty_pressure_pct{0};
 };
 
 /** Extra pages to flush because the device has headroom.
-The extra grows linearly with the headroom below the low-water mark:
-  extra = (lwm - util) / lwm * headroom_pct% * (io_capacity_max - planned),
+The extra grows linearly with the headroom below the low-water mark and
+with the dirty-page pressure:
+  extra = (lwm - util) / lwm * headroom_pct% * pressure% *
+          (io_capacity_max - planned),
 never making the total exceed io_capacity_max or the dirty pages.
+Without dirty-page pressure (dirty pages below
+innodb_max_dirty_pages_pct_lwm) nothing is added: flushing a few hot pages
+ahead only writes them again and again, and those writes compete with
+commits for the device (measured: bench/README.md, "stall").
 @param[in]  in  the iteration's inputs
 @return extra pages; 0 when off, the sample is invalid, in sync flush, with
-no dirty pages, or with the device at or above the low-water mark */
+no dirty pages or no dirty-page pressure, or with the device at or above the
+low-water mark */
 uint64_t extra_pages(const Input &in);
 
 }  // namespace buf_io_headroom
