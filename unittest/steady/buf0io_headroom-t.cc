@@ -21,7 +21,9 @@ Input base() {
   in.planned_pages = 1000;
   in.io_capacity_max = 4000;
   in.dirty_pages = 100000;
-  in.dirty_pressure_pct = 100; /* at innodb_max_dirty_pages_pct */
+  in.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
+  in.dirty_lwm_pct = 10;
+  in.dirty_max_pct = 90;
   return in;
 }
 
@@ -49,17 +51,23 @@ TEST(IoHeadroomPolicy, Table) {
   add("sync flush", [](Input &i) { i.sync_flush = true; }, 0);
   add("no dirty pages", [](Input &i) { i.dirty_pages = 0; }, 0);
   add("headroom share 50%", [](Input &i) { i.headroom_pct = 50; }, 1500);
-  add("no dirty-page pressure (below the dirty lwm): nothing",
-      [](Input &i) { i.dirty_pressure_pct = 0; }, 0);
-  add("pressure 50%: half", [](Input &i) { i.dirty_pressure_pct = 50; }, 1500);
-  add("pressure 11% (dirty at the 10% lwm of a 90% max)",
-      [](Input &i) { i.dirty_pressure_pct = 11; }, 330);
-  add("pressure above 100 counts as 100",
-      [](Input &i) { i.dirty_pressure_pct = 250; }, 3000);
-  add("util 40 of 80 and pressure 50: a quarter", [](Input &i) {
+  add("dirty below the dirty lwm: nothing",
+      [](Input &i) { i.dirty_pct = 5; }, 0);
+  add("dirty at the dirty lwm: nothing (the ramp starts there)",
+      [](Input &i) { i.dirty_pct = 10; }, 0);
+  add("dirty halfway from lwm 10 to max 90: half",
+      [](Input &i) { i.dirty_pct = 50; }, 1500);
+  add("dirty 12: 1/40 of the way", [](Input &i) { i.dirty_pct = 12; }, 75);
+  add("dirty above the max counts as the max",
+      [](Input &i) { i.dirty_pct = 99; }, 3000);
+  add("util 40 of 80 and dirty halfway: a quarter", [](Input &i) {
         i.util_pct = 40;
-        i.dirty_pressure_pct = 50;
+        i.dirty_pct = 50;
       }, 750);
+  add("dirty lwm 0: the ramp starts at 0", [](Input &i) {
+        i.dirty_lwm_pct = 0;
+        i.dirty_pct = 45;
+      }, 1500);
   add("planned already at the max",
       [](Input &i) { i.planned_pages = 4000; }, 0);
   add("planned above the max", [](Input &i) { i.planned_pages = 5000; }, 0);
@@ -90,6 +98,25 @@ TEST(IoHeadroomPolicy, BacksOffMonotonicallyAndNeverExceedsTheMax) {
     EXPECT_LE(in.planned_pages + extra, in.io_capacity_max) << "util " << u;
     prev = extra;
   }
+}
+
+TEST(IoHeadroomPolicy, DirtyPressureIsContinuousFromTheLwm) {
+  Input in = base();
+  in.dirty_pct = 10.0;
+  EXPECT_EQ(buf_io_headroom::dirty_pressure(in), 0.0);
+  in.dirty_pct = 10.8; /* 1% of the ramp: a small push, not a jump */
+  EXPECT_NEAR(buf_io_headroom::dirty_pressure(in), 0.01, 1e-9);
+  in.dirty_pct = 90.0;
+  EXPECT_EQ(buf_io_headroom::dirty_pressure(in), 1.0);
+  in.dirty_pct = std::nan("");
+  EXPECT_EQ(buf_io_headroom::dirty_pressure(in), 0.0);
+  /* lwm equal to the max (or above it): all or nothing at the max */
+  in.dirty_lwm_pct = 75;
+  in.dirty_max_pct = 75;
+  in.dirty_pct = 74.9;
+  EXPECT_EQ(buf_io_headroom::dirty_pressure(in), 0.0);
+  in.dirty_pct = 75.1;
+  EXPECT_EQ(buf_io_headroom::dirty_pressure(in), 1.0);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ Free Software Foundation.
 #include <string>
 #include <vector>
 
+#include "buf0buf.h"
 #include "buf0io_headroom.h"
 #include "fil0fil.h"
 #include "fsp0sysspace.h"
@@ -137,7 +138,7 @@ bool buf_flush_io_device_option_valid(const char *value) {
 }
 
 ulint buf_flush_io_headroom_pages(ulint planned_pages, ulint dirty_pages,
-                                  ulint dirty_pressure_pct, bool sync_flush) {
+                                  bool sync_flush) {
   /* Off (the default): no device resolution, no sysfs reads in the page
   cleaner loop. The device is resolved when the feature is first turned on. */
   if (srv_adaptive_flushing_io_util_lwm == 0) {
@@ -180,7 +181,11 @@ ulint buf_flush_io_headroom_pages(ulint planned_pages, ulint dirty_pages,
   in.planned_pages = planned_pages;
   in.io_capacity_max = srv_max_io_capacity;
   in.dirty_pages = dirty_pages;
-  in.dirty_pressure_pct = dirty_pressure_pct;
+  /* Once a second, a sum over the buffer pool instances; the same ratio
+  upstream compares with innodb_max_dirty_pages_pct(_lwm). */
+  in.dirty_pct = dirty_pages == 0 ? 0.0 : buf_get_modified_ratio_pct();
+  in.dirty_lwm_pct = srv_max_dirty_pages_pct_lwm;
+  in.dirty_max_pct = srv_max_buf_pool_modified_pct;
   const auto extra = static_cast<ulint>(buf_io_headroom::extra_pages(in));
 
   MONITOR_SET(MONITOR_FLUSH_N_TO_FLUSH_BY_IO_HEADROOM, extra);

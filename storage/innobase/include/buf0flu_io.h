@@ -42,12 +42,10 @@ because the data device has headroom. Samples the device at most once per
 second. Called by the page cleaner coordinator only.
 @param[in]  planned_pages  pages adaptive flushing asked for
 @param[in]  dirty_pages    flush list length
-@param[in]  dirty_pressure_pct  upstream's percent of innodb_io_capacity for
-                           the dirty-page ratio (get_pct_for_dirty())
 @param[in]  sync_flush     true in sync flush mode
 @return extra pages, 0 if none */
 ulint buf_flush_io_headroom_pages(ulint planned_pages, ulint dirty_pages,
-                                  ulint dirty_pressure_pct, bool sync_flush);
+                                  bool sync_flush);
 
 /** Print the IO-aware flushing state for SHOW ENGINE INNODB STATUS.
 @param[in,out]  file  output */

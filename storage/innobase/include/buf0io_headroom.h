@@ -44,17 +44,26 @@ struct Input {
   uint64_t io_capacity_max{0};
   /** dirty pages (flush list length). */
   uint64_t dirty_pages{0};
-  /** upstream's dirty-page pressure: the percent of innodb_io_capacity that
-  adaptive flushing wants for the dirty-page ratio (get_pct_for_dirty(): 0
-  below innodb_max_dirty_pages_pct_lwm, about dirty% / max% x 100 above it,
-  100 from innodb_max_dirty_pages_pct). */
-  unsigned long dirty_pressure_pct{0};
+  /** dirty pages as a percentage of the buffer pool. */
+  double dirty_pct{0};
+  /** innodb_max_dirty_pages_pct_lwm */
+  double dirty_lwm_pct{10};
+  /** innodb_max_dirty_pages_pct */
+  double dirty_max_pct{90};
 };
+
+/** How far the dirty-page ratio is on its way from
+innodb_max_dirty_pages_pct_lwm (0) to innodb_max_dirty_pages_pct (1).
+Continuous at the lwm, so the extra it scales starts small and the page
+cleaner finds a steady point instead of switching on and off every second.
+@param[in]  in  the iteration's inputs
+@return 0..1 */
+double dirty_pressure(const Input &in);
 
 /** Extra pages to flush because the device has headroom.
 The extra grows linearly with the headroom below the low-water mark and
-with the dirty-page pressure:
-  extra = (lwm - util) / lwm * headroom_pct% * pressure% *
+with the dirty-page pressure (dirty_pressure()):
+  extra = (lwm - util) / lwm * headroom_pct% * pressure *
           (io_capacity_max - planned),
 never making the total exceed io_capacity_max or the dirty pages.
 Without dirty-page pressure (dirty pages below
