@@ -17,7 +17,7 @@
 #include <chrono>
 #include <thread>
 
-bool opt_binlog_group_commit_sync_adaptive = false;
+bool opt_binlog_group_commit_sync_adaptive = true;
 
 Binlog_group_commit_adaptive binlog_group_commit_adaptive;
 
