@@ -53,9 +53,8 @@ Binlog_adaptive_wait_step binlog_adaptive_wait_step(
   if (in.on_the_way == 0 || in.fsync_usec == 0) {
     return Binlog_adaptive_wait_step::STOP_NOBODY_ON_THE_WAY;
   }
-  const uint64_t cap = in.max_wait_usec > 0 ? in.max_wait_usec : in.fsync_usec;
   const uint64_t after = in.waited_usec + in.tick_usec;
-  if (after > cap) return Binlog_adaptive_wait_step::STOP_BUDGET;
+  if (after > in.fsync_usec) return Binlog_adaptive_wait_step::STOP_BUDGET;
   /* What the members already in the group pay, against what the joiners
   save: each joiner rides this fsync instead of waiting for the next. */
   if (after * std::max<uint64_t>(in.group_size, 1) >
@@ -74,11 +73,10 @@ uint64_t binlog_fsync_average(uint64_t average_usec, uint64_t sample_usec) {
 }
 
 Binlog_group_close_trigger Binlog_group_commit_adaptive::wait_for_joiners(
-    uint64_t own_group, uint64_t mark, uint64_t max_wait_usec,
-    uint64_t no_delay_count, const Binlog_wait_clock &clock) {
+    uint64_t own_group, uint64_t mark, uint64_t no_delay_count,
+    const Binlog_wait_clock &clock) {
   Binlog_adaptive_wait_input in{};
   in.fsync_usec = m_fsync_usec.load(std::memory_order_relaxed);
-  in.max_wait_usec = max_wait_usec;
   in.no_delay_count = no_delay_count;
   in.tick_usec =
       std::clamp<uint64_t>(in.fsync_usec / 8, MIN_TICK_USEC, MAX_TICK_USEC);

@@ -23,11 +23,12 @@
     binlog fsync (measured, moving average); each member already in the
     group pays the wait. The leader waits while
     (waited + tick) * group_size <= fsync_time * on_the_way,
-    never longer than one fsync time (or binlog_group_commit_sync_delay if
-    that is set), and not at all when nobody is on the way.
+    never longer than one fsync time, and not at all when nobody is on the
+    way.
 
   binlog_group_commit_sync_no_delay_count still ends the wait once that many
-  sessions are in the group.
+  sessions are in the group. It applies while binlog_group_commit_sync_delay
+  is 0 (the default): a DBA who set a delay keeps MySQL's fixed delay.
 
   Counters are relaxed atomics; the wait itself runs in the sync-stage
   leader only. The decision and the loop take their clock and sleep from the
@@ -54,8 +55,6 @@ struct Binlog_adaptive_wait_input {
   uint64_t tick_usec;
   /** Moving average of the binlog fsync time; 0 = no fsync seen yet. */
   uint64_t fsync_usec;
-  /** binlog_group_commit_sync_delay; 0 = bounded by fsync_usec only. */
-  uint64_t max_wait_usec;
   /** binlog_group_commit_sync_no_delay_count; 0 = none. */
   uint64_t no_delay_count;
 };
@@ -130,8 +129,6 @@ class Binlog_group_commit_adaptive {
     @param own_group       sessions in the leader's own flush group
     @param mark            what on_leave_flush_stage() returned to the leader:
                            everything handed on after it joined this group
-    @param max_wait_usec   binlog_group_commit_sync_delay (0: no cap but
-                           the fsync time)
     @param no_delay_count  binlog_group_commit_sync_no_delay_count
     @param clock           sleep and clock to use
     @return why the group closed, for Binlog_group_commit_trigger_*:
@@ -140,7 +137,6 @@ class Binlog_group_commit_adaptive {
   */
   Binlog_group_close_trigger wait_for_joiners(uint64_t own_group,
                                               uint64_t mark,
-                                              uint64_t max_wait_usec,
                                               uint64_t no_delay_count,
                                               const Binlog_wait_clock &clock);
 

@@ -46,20 +46,11 @@ TEST(BinlogAdaptiveWaitStep, WaitsWhileJoinersSaveMoreThanTheGroupPays) {
             Step::STOP_BUDGET);
 }
 
-TEST(BinlogAdaptiveWaitStep, NeverLongerThanOneFsyncOrTheDelay) {
-  /* 1 member, 100 on the way: only the cap stops it */
+TEST(BinlogAdaptiveWaitStep, NeverLongerThanOneFsync) {
+  /* 1 member, 100 on the way: only the one-fsync cap stops it */
   EXPECT_EQ(binlog_adaptive_wait_step(input(1, 100, 950, 1000)), Step::WAIT);
   EXPECT_EQ(binlog_adaptive_wait_step(input(1, 100, 951, 1000)),
             Step::STOP_BUDGET);
-  auto in = input(1, 100, 300, 1000);
-  in.max_wait_usec = 300; /* binlog_group_commit_sync_delay set: it caps */
-  EXPECT_EQ(binlog_adaptive_wait_step(in), Step::STOP_BUDGET);
-  in.waited_usec = 250;
-  EXPECT_EQ(binlog_adaptive_wait_step(in), Step::WAIT);
-  /* a delay longer than the fsync is the DBA's explicit cap */
-  in.max_wait_usec = 5000;
-  in.waited_usec = 2000;
-  EXPECT_EQ(binlog_adaptive_wait_step(in), Step::WAIT);
 }
 
 TEST(BinlogAdaptiveWaitStep, NoDelayCountEndsTheWaitFirst) {
@@ -110,7 +101,7 @@ TEST(BinlogGroupCommitAdaptive, LoneCommitterNeverSleeps) {
   a.on_fsync(2000);
   a.on_enter_flush_stage();
   const uint64_t mark = a.on_leave_flush_stage(1);
-  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, 0, fake_clock), Trigger::LOCK_WAIT);
+  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, fake_clock), Trigger::LOCK_WAIT);
   EXPECT_EQ(Fake::sleeps, 0);
   EXPECT_EQ(a.waits(), 0u);
   EXPECT_EQ(a.wait_usec(), 0u);
@@ -127,7 +118,7 @@ TEST(BinlogGroupCommitAdaptive, WaitsUntilTheSessionsOnTheWayJoin) {
   Fake::on_sleep = [&a](int n) {
     if (n == 2) a.on_leave_flush_stage(2); /* their flush leader hands on */
   };
-  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, 0, fake_clock), Trigger::TIMEOUT);
+  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, fake_clock), Trigger::TIMEOUT);
   EXPECT_EQ(Fake::sleeps, 2);
   EXPECT_EQ(a.waits(), 1u);
   EXPECT_EQ(a.wait_usec(), 500u);
@@ -141,7 +132,7 @@ TEST(BinlogGroupCommitAdaptive, GivesUpWhenTheWaitCostsMoreThanItSaves) {
   /* the group of 4 moves on, one straggler never arrives;
      group of 4: 4 x 250 us = 1000 us is still worth 1 x 1000 us, 375 not */
   const uint64_t mark = a.on_leave_flush_stage(4);
-  EXPECT_EQ(a.wait_for_joiners(4, mark, 0, 0, fake_clock), Trigger::TIMEOUT);
+  EXPECT_EQ(a.wait_for_joiners(4, mark, 0, fake_clock), Trigger::TIMEOUT);
   EXPECT_EQ(Fake::sleeps, 2);
   EXPECT_EQ(a.wait_usec(), 250u);
 }
@@ -154,19 +145,19 @@ TEST(BinlogGroupCommitAdaptive, JoinersGrowTheGroupAndTheCountEndsIt) {
   const uint64_t mark = a.on_leave_flush_stage(2);
   Fake::on_sleep = [&a](int) { a.on_leave_flush_stage(1); };
   /* group 2, then 3, 4: no_delay_count 4 ends it with two still on the way */
-  EXPECT_EQ(a.wait_for_joiners(2, mark, 0, 4, fake_clock), Trigger::COUNT);
+  EXPECT_EQ(a.wait_for_joiners(2, mark, 4, fake_clock), Trigger::COUNT);
   EXPECT_EQ(Fake::sleeps, 2);
   EXPECT_EQ(a.waits(), 1u);
 }
 
-TEST(BinlogGroupCommitAdaptive, DelayCapsTheWait) {
+TEST(BinlogGroupCommitAdaptive, OneFsyncCapsTheWait) {
   Fake::reset();
   Binlog_group_commit_adaptive a;
-  a.on_fsync(8000); /* tick 250 us, fsync alone would allow 8000 us */
+  a.on_fsync(600); /* tick 75 us */
   for (int i = 0; i < 50; i++) a.on_enter_flush_stage();
   const uint64_t mark = a.on_leave_flush_stage(1);
-  EXPECT_EQ(a.wait_for_joiners(1, mark, 600, 0, fake_clock), Trigger::TIMEOUT);
-  EXPECT_EQ(a.wait_usec(), 500u); /* 750 would pass the 600 us cap */
+  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, fake_clock), Trigger::TIMEOUT);
+  EXPECT_EQ(a.wait_usec(), 600u); /* 8 ticks; a 9th would pass 600 us */
 }
 
 TEST(BinlogGroupCommitAdaptive, SteadyClockMoves) {
