@@ -181,9 +181,13 @@ ulint buf_flush_io_headroom_pages(ulint planned_pages, ulint dirty_pages,
   in.planned_pages = planned_pages;
   in.io_capacity_max = srv_max_io_capacity;
   in.dirty_pages = dirty_pages;
-  /* Once a second, a sum over the buffer pool instances; the same ratio
-  upstream compares with innodb_max_dirty_pages_pct(_lwm). */
-  in.dirty_pct = dirty_pages == 0 ? 0.0 : buf_get_modified_ratio_pct();
+  /* The same ratio upstream compares with innodb_max_dirty_pages_pct(_lwm),
+  a sum over the buffer pool instances: only worth computing when the
+  device sample leaves room for an extra (otherwise the policy returns 0
+  before it looks at the ratio). */
+  const bool may_add = in.sample_valid && dirty_pages > 0 &&
+                       in.util_pct < static_cast<double>(in.util_lwm_pct);
+  in.dirty_pct = may_add ? buf_get_modified_ratio_pct() : 0.0;
   in.dirty_lwm_pct = srv_max_dirty_pages_pct_lwm;
   in.dirty_max_pct = srv_max_buf_pool_modified_pct;
   const auto extra = static_cast<ulint>(buf_io_headroom::extra_pages(in));
