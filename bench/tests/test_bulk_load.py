@@ -1,4 +1,4 @@
-"""Known input -> known output for bench/lib/bulk_load.py.
+"""Known input -> known output for bench/lab/bulk_load.py.
 
 Run: python3 -m unittest discover -s bench/tests -v
 """
@@ -7,8 +7,8 @@ import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import bulk_load as B  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lab import bulk_load as B  # noqa: E402
 
 MiB = 1024 ** 2
 T0 = 1700000000.0      # OLTP start epoch of the made-up runs

@@ -1,4 +1,4 @@
-"""Known input -> known output for bench/lib/summary.py.
+"""Known input -> known output for bench/lab/summary.py.
 
 Run: python3 -m unittest discover -s bench/tests -v
 """
@@ -8,8 +8,8 @@ import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import summary as S  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lab import summary as S  # noqa: E402
 
 
 def rows(tps, **cols):
@@ -106,34 +106,6 @@ class Aggregates(unittest.TestCase):
         self.assertIsNone(S.ratio(1, 0))
         self.assertIsNone(S.ratio(None, 2))
         self.assertEqual(S.ratio(3, 2), 1.5)
-
-
-class Device(unittest.TestCase):
-    LINE = "   7       0 loop0 %d 0 0 0 %d 0 %d 0 0 %d %d 0 0 0 0 0 0"
-
-    def test_parse_and_delta(self):
-        a = S.parse_diskstats_line(self.LINE % (10, 100, 1000, 0, 0))
-        b = S.parse_diskstats_line(self.LINE % (30, 2100, 1000 + 2048 * 2, 500, 3000))
-        self.assertEqual(a[0], "loop0")
-        d = S.diskstats_delta(a[1], b[1], 2.0)
-        self.assertEqual(d["dev_r_iops"], 10)
-        self.assertEqual(d["dev_w_iops"], 1000)
-        self.assertAlmostEqual(d["dev_w_mbps"], 4096 * 512 / 1e6 / 2)
-        self.assertEqual(d["dev_util_pct"], 25)
-        self.assertEqual(d["dev_avg_queue"], 1.5)
-
-    def test_util_capped_and_bad_lines(self):
-        a = S.parse_diskstats_line(self.LINE % (0, 0, 0, 0, 0))[1]
-        b = S.parse_diskstats_line(self.LINE % (0, 0, 0, 5000, 0))[1]
-        self.assertEqual(S.diskstats_delta(a, b, 1.0)["dev_util_pct"], 100.0)
-        self.assertIsNone(S.parse_diskstats_line("7 0 loop0 1 2"))
-        self.assertIsNone(S.diskstats_delta(a, b, 0))
-
-    def test_cap_share(self):
-        rates = {"dev_r_iops": 1500.0, "dev_w_iops": 600.0}
-        self.assertEqual(S.cap_share(rates, {"write_iops": 3000, "read_iops": 3000}), 50.0)
-        self.assertEqual(S.cap_share(rates, {"write_iops": 1200}), 50.0)
-        self.assertIsNone(S.cap_share(rates, {}))
 
 
 class Histogram(unittest.TestCase):

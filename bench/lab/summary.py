@@ -217,56 +217,6 @@ def pair_ratios(runs, baseline):
     return pairs
 
 
-def cap_share(rates, caps):
-    """How much of the device class's IOPS cap was used, in %: the larger of
-    reads/read cap and writes/write cap.  None without an IOPS cap.
-
-    Under a blkio throttle %util only counts time below the throttle, so this
-    is the figure that says whether the emulated device had IOPS to spare.
-    """
-    shares = []
-    if caps.get("write_iops"):
-        shares.append(rates["dev_w_iops"] / caps["write_iops"])
-    if caps.get("read_iops"):
-        shares.append(rates["dev_r_iops"] / caps["read_iops"])
-    return 100.0 * max(shares) if shares else None
-
-
-def diskstats_delta(before, after, seconds):
-    """Device rates between two /proc/diskstats samples of one device.
-
-    before/after: dicts with reads, writes, sectors_written, io_ticks_ms,
-    queue_ms. Returns read IOPS, write IOPS, write MB/s, %util (share of wall
-    time the device had IO in flight, capped at 100) and the average number
-    of requests in flight (iostat's aqu-sz: weighted ms / wall ms).
-    """
-    if seconds <= 0:
-        return None
-    d = {k: after[k] - before[k]
-         for k in ("reads", "writes", "sectors_written", "io_ticks_ms", "queue_ms")}
-    return {
-        "dev_r_iops": d["reads"] / seconds,
-        "dev_w_iops": d["writes"] / seconds,
-        "dev_w_mbps": d["sectors_written"] * 512 / 1e6 / seconds,
-        "dev_util_pct": min(100.0, d["io_ticks_ms"] / (seconds * 1000.0) * 100.0),
-        "dev_avg_queue": d["queue_ms"] / (seconds * 1000.0),
-    }
-
-
-def parse_diskstats_line(line):
-    """One /proc/diskstats line -> (name, counters dict), or None."""
-    f = line.split()
-    if len(f) < 14:
-        return None
-    return f[2], {
-        "reads": int(f[3]),
-        "writes": int(f[7]),
-        "sectors_written": int(f[9]),
-        "io_ticks_ms": int(f[12]),
-        "queue_ms": int(f[13]),
-    }
-
-
 def histogram_percentile(counts, percentile, range_mult, range_deduct):
     """Percentile of a sysbench log-bucket histogram, as sysbench computes it.
 

@@ -9,7 +9,7 @@ started!"), so sysbench's report second n covers the interval (n-1, n].
 import math
 import statistics
 
-from summary import _present, aggregate_server, fmt, markdown_table, ratio, to_float
+from .summary import _present, aggregate_server, fmt, markdown_table, ratio, to_float
 
 MiB = 1024 ** 2
 

@@ -1,0 +1,251 @@
+"""Scenarios, device classes and workloads: the lab's data, and the
+validation that turns a scenario plus the user's overrides into the settings
+of a run.  Pure: values in, values out (bench/tests/test_scenarios.py).
+
+Why each number: bench/README.md ("Scenarios", "Device classes").
+"""
+
+import copy
+
+from . import bulk_load as B
+
+GiB = 1024 ** 3
+MiB = 1024 ** 2
+
+
+class ScenarioError(Exception):
+    """Bad scenario, device or override; the message says which and why."""
+
+
+# ---------------------------------------------------------------------------
+# Device classes.  Caps are cgroup-v1 blkio throttles on the run's own loop
+# device; io_capacity is what a careful DBA would set for that device (its
+# rated write IOPS), the same for every server.  Why these numbers:
+# bench/README.md, "Device classes".
+DEVICES = {
+    "nvme": {
+        "about": "no cap: whatever the host disk under the loop file does",
+        "caps": {},
+        "io_capacity": 10000, "io_capacity_max": 20000,
+    },
+    "ssd": {
+        "about": "8000 write / 16000 read IOPS, 600 MB/s write: the 2012 "
+                 "field case's flash card (8k+ write IOPS, 600 MB/s)",
+        "caps": {"write_iops": 8000, "read_iops": 16000,
+                 "write_bps": 600 * 10 ** 6},
+        "io_capacity": 8000, "io_capacity_max": 16000,
+    },
+    "cloud": {
+        "about": "3000 write / 3000 read IOPS, 125 MiB/s each way: the "
+                 "baseline of a general-purpose cloud block volume",
+        "caps": {"write_iops": 3000, "read_iops": 3000,
+                 "write_bps": 125 * MiB, "read_bps": 125 * MiB},
+        "io_capacity": 3000, "io_capacity_max": 6000,
+    },
+}
+
+WORKLOADS = {
+    "oltp_insert": "sysbench oltp_insert: autocommit single-row INSERTs",
+    "oltp_write_only": "sysbench oltp_write_only: 2 UPDATEs, DELETE+INSERT per trx",
+    "oltp_update_non_index": "sysbench oltp_update_non_index: autocommit UPDATE of a non-indexed column",
+    "oltp_read_write": "sysbench oltp_read_write: 14 reads + 4 writes per trx",
+    "oltp_read_only": "sysbench oltp_read_only: 14 reads per trx, no writes",
+    "multi_insert": "ours: BEGIN, --inserts_per_trx single-row INSERTs into different tables, COMMIT",
+}
+
+# ---------------------------------------------------------------------------
+# Scenarios.  Sizes are chosen against a 2-core, 23 GB box; the rationale for
+# each is in bench/README.md.  "quick" holds the overrides of --quick.
+SCENARIOS = {
+    "stall": {
+        "about": "write set ~2x the buffer pool, 16 threads, 10 min: vanilla "
+                 "reaches its dirty-page limit and TPS comes in waves",
+        "workload": "oltp_update_non_index", "tables": 8, "table_size": 1000000,
+        "threads": [16], "duration": 600, "warmup": 10, "device": "cloud",
+        "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 120, "tables": 4, "table_size": 500000,
+                  "buffer_pool": 256 * MiB, "redo": 256 * MiB, "image_gb": 8},
+    },
+    "pileup": {
+        "about": "write set that fits the buffer pool (8 x 400k rows, ~0.75 GB, "
+                 "1 GB pool), uniform updates, 256 MB redo, 16 threads, 10 min, "
+                 "innodb_io_capacity 200/2000 (the 8.0-era defaults many my.cnf "
+                 "files still carry): nothing is evicted, so only flushing keeps "
+                 "dirty pages and checkpoint age below their limits",
+        "workload": "oltp_update_non_index", "tables": 8, "table_size": 400000,
+        "threads": [16], "duration": 600, "warmup": 10, "device": "ssd",
+        "buffer_pool": 1 * GiB, "redo": 256 * MiB, "image_gb": 16,
+        "io_capacity": (200, 2000),
+        "workload_args": ["--rand-type=uniform"],
+        "quick": {"duration": 120, "tables": 4, "table_size": 200000,
+                  "buffer_pool": 512 * MiB, "redo": 128 * MiB, "image_gb": 8},
+    },
+    "update_non_index": {
+        "about": "the 2026-11-22 measurement in shared/design/background.md, 5 min",
+        "workload": "oltp_update_non_index", "tables": 8, "table_size": 1000000,
+        "threads": [16], "duration": 300, "warmup": 10,
+        "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 60, "tables": 4, "table_size": 250000,
+                  "buffer_pool": 256 * MiB, "redo": 256 * MiB, "image_gb": 8},
+    },
+    "multi_insert": {
+        "about": "the 2012 field case: 4 single-row INSERTs into 4 of 8 tables "
+                 "per trx, 32 clients, 5 min",
+        "workload": "multi_insert", "tables": 8, "table_size": 100000,
+        "threads": [32], "duration": 300, "warmup": 10,
+        "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
+        "workload_args": ["--inserts_per_trx=4"],
+        "quick": {"duration": 60, "table_size": 10000, "image_gb": 8},
+    },
+    "insert": {
+        "about": "autocommit inserts, 32 clients, 5 min",
+        "workload": "oltp_insert", "tables": 8, "table_size": 100000,
+        "threads": [32], "duration": 300, "warmup": 10,
+        "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 60, "table_size": 10000, "image_gb": 8},
+    },
+    "write_only": {
+        "about": "sysbench oltp_write_only, 16 clients, 5 min",
+        "workload": "oltp_write_only", "tables": 8, "table_size": 1000000,
+        "threads": [16], "duration": 300, "warmup": 10,
+        "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 60, "tables": 4, "table_size": 250000,
+                  "buffer_pool": 256 * MiB, "redo": 256 * MiB, "image_gb": 8},
+    },
+    "read_write": {
+        "about": "sysbench oltp_read_write, 16 clients, 5 min",
+        "workload": "oltp_read_write", "tables": 8, "table_size": 1000000,
+        "threads": [16], "duration": 300, "warmup": 10,
+        "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 60, "tables": 4, "table_size": 250000,
+                  "buffer_pool": 256 * MiB, "redo": 256 * MiB, "image_gb": 8},
+    },
+    "read_only": {
+        "about": "sysbench oltp_read_only, 16 clients, 5 min: reads only, data "
+                 "~2x the buffer pool, so the device is busy with reads",
+        "workload": "oltp_read_only", "tables": 8, "table_size": 1000000,
+        "threads": [16], "duration": 300, "warmup": 10,
+        "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 60, "tables": 4, "table_size": 250000,
+                  "buffer_pool": 256 * MiB, "redo": 256 * MiB, "image_gb": 8},
+    },
+    "bulk_load": {
+        "about": "a 4M-row INSERT ... SELECT into a fresh file-per-table table "
+                 "beside 4 clients doing 200 updates/s; arms steady+prealloc "
+                 "(ALTER TABLESPACE ... SET EXTENT_SIZE first), steady, vanilla",
+        "workload": "oltp_update_non_index", "tables": 4, "table_size": 100000,
+        "threads": [4], "duration": 240, "warmup": 10, "device": "cloud",
+        "buffer_pool": 512 * MiB, "redo": 1 * GiB, "image_gb": 16,
+        # Light OLTP is a fixed offered load: it does not grab the IOPS the
+        # load would otherwise get, and a stall shows as a TPS dip.
+        "run_args": ["--rate=200"],
+        "servers": "steady+prealloc,steady,vanilla",
+        # the loader: at second load_at, load_rows rows in load_chunks
+        # statements; prealloc None: B.prealloc_bytes(load_rows)
+        "load_at": 30, "load_rows": 4000000, "load_chunks": 4, "prealloc": None,
+        "quick": {"duration": 90, "tables": 2, "table_size": 10000, "load_at": 20,
+                  "load_rows": 500000, "load_chunks": 2, "buffer_pool": 128 * MiB,
+                  "redo": 256 * MiB, "image_gb": 8},
+    },
+    "smoke": {
+        "about": "tiny: 2 tables x 10k rows, multi_insert, 2 clients, 20 s; "
+                 "proves the harness, measures nothing",
+        "workload": "multi_insert", "tables": 2, "table_size": 10000,
+        "threads": [2], "duration": 20, "warmup": 2,
+        "buffer_pool": 128 * MiB, "redo": 64 * MiB, "image_gb": 4,
+        "workload_args": ["--inserts_per_trx=2"],
+        "settle_timeout": 60,
+        "quick": {},
+    },
+}
+
+
+# Settings a scenario holds that apply to the run as a whole, not to `sc`.
+RUN_LEVEL_KEYS = ("quick", "device", "servers")
+OVERRIDES = ("workload", "duration", "tables", "table_size", "warmup", "buffer_pool", "redo", "image_gb")
+LOAD_OPTIONS = ("load_at", "load_rows", "load_chunks", "prealloc")
+
+
+def choose(kind, value, valid):
+    """`value` if it is one of `valid`, else ScenarioError naming the valid ones."""
+    if value not in valid:
+        raise ScenarioError("unknown %s %r; valid: %s" % (kind, value, ", ".join(sorted(valid))))
+    return value
+
+
+def parse_threads(text):
+    """'16' or '1,8,32,64' -> [ints]."""
+    try:
+        vals = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        vals = []
+    if not vals or any(v <= 0 or v > 4096 for v in vals):
+        raise ScenarioError("bad --threads %r: give a comma list of positive integers, e.g. 1,8,32,64" % text)
+    return vals
+
+
+def build_scenario(name, quick=False, overrides=None, threads=None):
+    """The settings of one run of scenario `name`.
+
+    overrides: {key: value or None} for OVERRIDES and LOAD_OPTIONS (None:
+    keep the scenario's); threads: the --threads text or None.
+    """
+    choose("scenario", name, SCENARIOS)
+    overrides = overrides or {}
+    sc = {k: copy.deepcopy(v) for k, v in SCENARIOS[name].items() if k not in RUN_LEVEL_KEYS}
+    if quick:
+        sc.update(SCENARIOS[name]["quick"])
+    for key in OVERRIDES + LOAD_OPTIONS:
+        val = overrides.get(key)
+        if val is not None:
+            if key in LOAD_OPTIONS and key not in sc:
+                raise ScenarioError("--%s only applies to a loading scenario (bulk_load)" % key.replace("_", "-"))
+            sc[key] = val
+    if threads:
+        sc["threads"] = parse_threads(threads)
+    choose("workload", sc["workload"], WORKLOADS)
+    if sc["duration"] < 5:
+        raise ScenarioError("--duration must be at least 5 s")
+    if "load_rows" in sc:
+        _check_load(sc)
+    return sc
+
+
+def _check_load(sc):
+    if sc["load_rows"] < 1 or sc["load_chunks"] < 1:
+        raise ScenarioError("--load-rows and --load-chunks must be at least 1")
+    if not sc["warmup"] < sc["load_at"] <= sc["duration"] - 5:
+        raise ScenarioError("--load-at %d must be after the warm-up (%d s) and at least 5 s before the "
+                            "end of the OLTP run (--duration %d)" % (sc["load_at"], sc["warmup"], sc["duration"]))
+    if not sc.get("prealloc"):
+        sc["prealloc"] = B.prealloc_bytes(sc["load_rows"])
+    need = B.seed_rows(sc["load_rows"], sc["load_chunks"])
+    if sc["table_size"] < need:
+        raise ScenarioError("the loader's seed copies %d rows of sbtest1: --table-size must be at least "
+                            "that (or raise --load-chunks)" % need)
+
+
+def build_device(name, write_iops=None, read_iops=None, io_capacity=None, scenario_io_capacity=None):
+    """The device class `name` with the user's cap and io_capacity overrides.
+
+    A cap of 0 removes it; io_capacity sets io_capacity_max to twice it;
+    scenario_io_capacity (io_capacity, io_capacity_max) applies when the user
+    gave none (the scenario's point is a given flushing configuration).
+    """
+    dev = copy.deepcopy(DEVICES[choose("device", name, DEVICES)])
+    for key, val in (("write_iops", write_iops), ("read_iops", read_iops)):
+        if val is None:
+            continue
+        if val < 0:
+            raise ScenarioError("--%s must be >= 0" % key.replace("_", "-"))
+        if val:
+            dev["caps"][key] = val
+        else:
+            dev["caps"].pop(key, None)
+        dev["about"] += "; %s cap overridden to %s" % (key, val or "none")
+    if io_capacity:
+        dev["io_capacity"], dev["io_capacity_max"] = io_capacity, 2 * io_capacity
+    elif scenario_io_capacity:
+        dev["io_capacity"], dev["io_capacity_max"] = scenario_io_capacity
+        dev["about"] += "; io_capacity %d/%d set by the scenario" % tuple(scenario_io_capacity)
+    return dev

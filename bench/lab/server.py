@@ -1,0 +1,302 @@
+"""A server under test: find its binaries, write its my.cnf, initialise a
+datadir, start it, wait until it answers, stop or kill it; one-shot SQL.
+
+Works for any of Steady, vanilla (both flavour "mysql", from a build or an
+install directory) and MariaDB (flavour "mariadb", e.g. Debian's in /usr).
+The one place in the project where mysqld is initialised and started.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+from . import paths
+from .proc import in_cgroup, niced, run_cmd, spawn, tail
+
+FLAVOURS = ("mysql", "mariadb")
+
+# Where each piece lives: build dir first, then install layouts.
+# (mysqld, client, plugin dir, message files)
+MYSQL_LAYOUTS = [
+    ("runtime_output_directory/mysqld", "runtime_output_directory/mysql",
+     "plugin_output_directory", "share"),
+    ("bin/mysqld", "bin/mysql", "lib/plugin", "share"),
+    ("sbin/mysqld", "bin/mysql", "lib/plugin", "share"),
+]
+
+BUILD_HINTS = {"steady": "build it: make build (scripts/build)",
+               "vanilla": "build it: make vanilla (scripts/build --vanilla)",
+               "mariadb": "install it: bench/install-deps"}
+
+
+class ServerError(Exception):
+    """The server cannot be run as asked (missing binary, bad flavour)."""
+
+
+class ServerDown(Exception):
+    """mysqld exited, or did not answer in time, while starting."""
+
+
+class SqlError(RuntimeError):
+    """A statement failed; the message carries the client's error."""
+
+
+def default_servers():
+    """Built-in servers: name -> (flavour, path)."""
+    return {"steady": ("mysql", paths.build_dir("steady")),
+            "vanilla": ("mysql", paths.build_dir("vanilla")),
+            "mariadb": ("mariadb", "/usr")}
+
+
+class Binaries:
+    """Where one server's programs and files are.
+
+    path: a build dir, an install dir, or the server binary itself.
+    """
+
+    def __init__(self, name, flavour, path):
+        if flavour not in FLAVOURS:
+            raise ServerError("server %s: unknown flavour %r (valid: %s)" % (name, flavour, ", ".join(FLAVOURS)))
+        self.name = name
+        self.flavour = flavour
+        self.path = os.path.abspath(os.path.expanduser(path))
+        self.mysqld = self.client = self.plugin_dir = self.lc_messages_dir = self.install_db = None
+        if flavour == "mysql":
+            self._find_mysql()
+        else:
+            self._find_mariadb()
+        if not (self.client and os.access(self.client, os.X_OK)):
+            # Any MySQL-protocol client will do; prefer the server's own.
+            self.client = shutil.which("mariadb") or shutil.which("mysql")
+
+    def _find_mysql(self):
+        p = self.path
+        if os.path.isfile(p):                      # the mysqld binary itself
+            self.mysqld = p
+            p = self.path = os.path.dirname(os.path.dirname(p))
+        for mysqld, client, plugins, share in MYSQL_LAYOUTS:
+            if os.path.isfile(os.path.join(p, mysqld)):
+                self.mysqld = os.path.join(p, mysqld)
+                self.client = os.path.join(p, client)
+                self.plugin_dir = os.path.join(p, plugins)
+                self.lc_messages_dir = os.path.join(p, share)
+                break
+        self.basedir = p
+        self.build_tree = os.path.isdir(os.path.join(p, "runtime_output_directory"))
+
+    def _find_mariadb(self):
+        p = self.path
+        if os.path.isfile(p):
+            self.mysqld = p
+            p = os.path.dirname(os.path.dirname(p))
+        else:
+            self.mysqld = next((x for x in (os.path.join(p, "sbin/mariadbd"), os.path.join(p, "bin/mariadbd"))
+                                if os.path.isfile(x)), None)
+        self.path = self.basedir = p
+        self.build_tree = False
+        self.client = os.path.join(p, "bin/mariadb")
+        self.install_db = os.path.join(p, "bin/mariadb-install-db")
+        # Debian ships the message files under share/mysql, upstream share/mariadb.
+        self.lc_messages_dir = next((d for d in (os.path.join(p, "share/mariadb"), os.path.join(p, "share/mysql"))
+                                     if os.path.isdir(os.path.join(d, "english"))), None)
+
+    def check(self, hint_name=None):
+        """Raise ServerError, with what to do, if this server cannot run."""
+        if not self.mysqld or not os.access(self.mysqld, os.X_OK):
+            hint = BUILD_HINTS.get(hint_name or self.name, "")
+            raise ServerError("server %s (%s): no server binary under %s%s" % (
+                self.name, self.flavour, self.path, ("; " + hint) if hint else ""))
+        if not self.client:
+            raise ServerError("server %s: no mysql/mariadb client found (bench/install-deps)" % self.name)
+        if self.flavour == "mariadb" and not os.access(self.install_db or "", os.X_OK):
+            raise ServerError("server %s: no %s (bench/install-deps)" % (self.name, self.install_db))
+
+    def version(self):
+        try:
+            return run_cmd([self.mysqld, "--no-defaults", "--version"], check=False, timeout=60).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return "unknown (%s)" % e
+
+    def location_options(self):
+        """basedir, message files and plugin dir as (option, value) pairs."""
+        o = [("basedir", self.basedir)]
+        if self.lc_messages_dir:
+            o.append(("lc-messages-dir", self.lc_messages_dir))
+        if self.plugin_dir and os.path.isdir(self.plugin_dir):
+            o.append(("plugin-dir", self.plugin_dir))
+        return o
+
+
+def merge_options(base, extra):
+    """(option, value) pairs; a later option replaces an earlier one of the
+    same name (dashes and underscores are the same)."""
+    out = list(base)
+    for k, v in extra:
+        key = k.replace("-", "_")
+        out = [x for x in out if x[0].replace("-", "_") != key]
+        out.append((k, v))
+    return out
+
+
+def render_cnf(options, writer):
+    """my.cnf text: one [mysqld] group; value None writes a bare flag."""
+    lines = ["# written by %s" % writer, "[mysqld]"]
+    lines += [k if v is None else "%s=%s" % (k, v) for k, v in options]
+    return "\n".join(lines) + "\n"
+
+
+def as_args(options):
+    """(option, value) pairs as mysqld command-line arguments."""
+    return ["--" + k if v is None else "--%s=%s" % (k, v) for k, v in options]
+
+
+def root_user_options():
+    """mysqld refuses to run as root unless told to."""
+    return [("user", "root")] if os.geteuid() == 0 else []
+
+
+class Sql:
+    """One-shot SQL through the command-line client, over the socket."""
+
+    def __init__(self, client, socket):
+        self.client = client
+        self.socket = socket
+
+    def base(self):
+        return [self.client, "--no-defaults", "--user=root", "--socket=" + self.socket]
+
+    def query(self, sql, timeout=60, check=True):
+        """stdout (tab-separated, no header) of `sql`; None on error if not check."""
+        p = subprocess.run(self.base() + ["-N", "-B", "-e", sql], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=timeout)
+        if check and p.returncode != 0:
+            raise SqlError("query %r failed: %s" % (sql[:300], p.stderr.strip()))
+        return p.stdout if p.returncode == 0 else None
+
+    def rows(self, sql, timeout=None):
+        """Result rows as lists of strings; raises SqlError."""
+        return [line.split("\t") for line in self.query(sql, timeout=timeout).splitlines()]
+
+    def value(self, sql, timeout=60):
+        """Last column of the first row, or None (also on error)."""
+        out = self.query(sql, timeout=timeout, check=False)
+        if out is None:
+            return None
+        lines = out.strip().splitlines()
+        return lines[0].split("\t")[-1] if lines else None
+
+    def answers(self, timeout=30):
+        try:
+            return self.query("SELECT 1", timeout=timeout, check=False) is not None
+        except subprocess.TimeoutExpired:
+            return False
+
+
+class Instance:
+    """One mysqld on one datadir, started as our child in its own session
+    (never daemonised by mysqld itself), so its pid is the one we signal.
+
+    args: the options mysqld gets, e.g. ["--defaults-file=/x/my.cnf"] or
+    ["--no-defaults", "--datadir=...", ...]; datadir and socket are what they
+    say (the instance waits on the socket).  record(pid, what), if given, is
+    told every process started (lab.resources.Resources.record_pid).
+    """
+
+    def __init__(self, binaries, args, datadir, socket, errlog, outlog,
+                 cgroup=None, nice=0, record=None, init_log=None):
+        if len(socket) > 100:
+            raise ServerError("socket path too long for a unix socket: %s" % socket)
+        self.b = binaries
+        self.args = list(args)
+        self.datadir = datadir
+        self.socket = socket
+        self.errlog = errlog
+        self.outlog = outlog
+        self.init_log = init_log or outlog
+        self.cgroup = cgroup
+        self.nice = nice
+        self.record = record or (lambda pid, what: None)
+        self.proc = None
+        self.sql = Sql(binaries.client, socket)
+
+    def _spawn(self, cmd, what, logfile):
+        p = spawn(in_cgroup(niced(cmd, self.nice), self.cgroup), logfile)
+        self.record(p.pid, what)
+        return p
+
+    def initialize_cmd(self):
+        if self.b.flavour == "mysql":
+            return [self.b.mysqld] + self.args + ["--initialize-insecure"]
+        defaults = [a for a in self.args[:1] if a.startswith(("--defaults-file=", "--no-defaults"))]
+        return [self.b.install_db] + defaults + [
+            "--basedir=" + self.b.basedir, "--datadir=" + self.datadir,
+            "--auth-root-authentication-method=normal", "--skip-test-db"] + \
+            ["--%s=%s" % kv for kv in root_user_options()]
+
+    def initialize(self, timeout=900):
+        """Make a fresh datadir; returns seconds taken.  Raises ServerDown."""
+        if self.b.flavour == "mariadb":
+            os.makedirs(self.datadir, exist_ok=True)
+        t0 = time.monotonic()
+        p = self._spawn(self.initialize_cmd(), "initialize", self.init_log)
+        try:
+            rc = p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            raise ServerDown("datadir initialisation took over %d s" % timeout)
+        if rc != 0:
+            raise ServerDown("datadir initialisation failed (exit %d):\n%s%s" % (
+                rc, tail(self.init_log), tail(self.errlog)))
+        return time.monotonic() - t0
+
+    def start(self, timeout=600, poll=0.2):
+        """Start mysqld and wait until it answers SQL; returns seconds taken.
+        Raises ServerDown if it exits or stays silent past `timeout`."""
+        t0 = time.monotonic()
+        self.proc = self._spawn([self.b.mysqld] + self.args, "mysqld", self.outlog)
+        while True:
+            if self.proc.poll() is not None:
+                raise ServerDown("mysqld exited with status %s while starting:\n%s" % (
+                    self.proc.returncode, tail(self.errlog)))
+            if os.path.exists(self.socket) and self.sql.answers():
+                return time.monotonic() - t0
+            if time.monotonic() - t0 > timeout:
+                self.kill()
+                raise ServerDown("mysqld did not answer within %d s:\n%s" % (timeout, tail(self.errlog)))
+            time.sleep(poll)
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self):
+        """SIGKILL, and reap."""
+        if self.alive():
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self, timeout=300, discard=False, how="term"):
+        """Clean shutdown: SIGTERM (how="term") or the SHUTDOWN statement
+        (how="sql"); discard=True skips the shutdown flush (the datadir is
+        thrown away).  Kills it after `timeout` s.  Returns True if it stopped
+        by itself."""
+        if not self.alive():
+            return True
+        if discard:
+            self.sql.query("SET GLOBAL innodb_fast_shutdown=2", check=False, timeout=30)
+        if how == "sql":
+            self.sql.query("SHUTDOWN", check=False, timeout=timeout)
+        else:
+            self.proc.terminate()
+        try:
+            self.proc.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return False
