@@ -58,8 +58,9 @@ WORKLOADS = {
 # each is in bench/README.md.  "quick" holds the overrides of --quick.
 SCENARIOS = {
     "stall": {
-        "about": "write set ~2x the buffer pool, 16 threads, 10 min: vanilla "
-                 "reaches its dirty-page limit and TPS comes in waves",
+        "about": "write set ~2x the buffer pool, 16 threads, 10 min: built to "
+                 "make vanilla reach its dirty-page limit (not seen stalling on "
+                 "this lab's machine so far: docs/bench/index.md)",
         "workload": "oltp_update_non_index", "tables": 8, "table_size": 1000000,
         "threads": [16], "duration": 600, "warmup": 10, "device": "cloud",
         "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
@@ -81,7 +82,8 @@ SCENARIOS = {
                   "buffer_pool": 512 * MiB, "redo": 128 * MiB, "image_gb": 8},
     },
     "update_non_index": {
-        "about": "the 2026-11-22 measurement in shared/design/background.md, 5 min",
+        "about": "sysbench oltp_update_non_index, 8 x 1M rows, 1 GB pool, 16 "
+                 "clients, 5 min: the stall scenario's data at the default device",
         "workload": "oltp_update_non_index", "tables": 8, "table_size": 1000000,
         "threads": [16], "duration": 300, "warmup": 10,
         "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,

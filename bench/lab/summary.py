@@ -11,7 +11,7 @@ import statistics
 PER_SECOND_COLUMNS = [
     "run_id", "scenario", "workload", "server", "flavour", "device", "threads",
     "repeat", "second",
-    # sysbench, from our report hook (bench/workloads/steady_report.lua)
+    # sysbench, from our report hook (bench/workloads/steady_common.lua)
     "tps", "qps", "p95_ms", "p99_ms", "max_ms", "errors_ps", "threads_running",
     # server, sampled once a second through one persistent client connection
     "dirty_pages", "dirty_pct", "ckpt_age_mb", "ckpt_age_pct",

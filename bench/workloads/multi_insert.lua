@@ -1,5 +1,5 @@
--- Multi-table insert transactions: the 2012 field case
--- (shared/design/background.md): BEGIN, several single-row INSERTs each into
+-- Multi-table insert transactions: the 2012 field case (bench/README.md,
+-- "Scenarios"): BEGIN, several single-row INSERTs each into
 -- a different table, COMMIT.  With sync_binlog=1 and
 -- innodb_flush_log_at_trx_commit=1 every transaction is one durable commit,
 -- so commits per second, not rows, is what the device has to absorb.
