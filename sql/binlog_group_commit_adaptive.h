@@ -38,7 +38,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "sql/binlog_group_commit_stats.h"
+#include "sql/binlog_group_commit_counters.h"
 
 /** binlog_group_commit_sync_adaptive (sys_vars.cc). */
 extern bool opt_binlog_group_commit_sync_adaptive;

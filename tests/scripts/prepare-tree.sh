@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests scripts/prepare-tree on a tiny fake upstream tree: clean apply,
-# incremental no-op, removal of a patch, a patch that needs fuzz, and an
-# overlay file that collides with an upstream file.
+# incremental no-op, removal of a patch, a patch that needs fuzz, an
+# overlay file that collides with an upstream file, and overlay README.md
+# files (never copied, never where upstream has a file).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,12 +27,14 @@ cp "$P/sql/a.cc" "$W/mk/a/sql/"; sed 's/^four$/FOUR/' "$P/sql/a.cc" > "$W/mk/b/s
 { echo "Description: test"; echo "---"; (cd "$W/mk" && diff -u a/sql/a.cc b/sql/a.cc || true); } > "$REPO/patches/0001-four.patch"
 echo 0001-four.patch > "$REPO/patches/series"
 echo "ours" > "$REPO/storage/innobase/os/os0new.cc"
+echo "# what lies where" > "$REPO/storage/README.md"
 
-# 1. Clean apply + overlay
+# 1. Clean apply + overlay, without the overlay's README.md
 T=$("$REPO/scripts/prepare-tree" 2>/dev/null)
 [[ $T == "$STEADY_CACHE/tree/steady" ]] || fail "unexpected tree path $T"
 grep -qx FOUR "$T/sql/a.cc" || fail "patch not applied"
 [[ $(cat "$T/storage/innobase/os/os0new.cc") == ours ]] || fail "overlay not laid"
+[[ ! -e $T/storage/README.md ]] || fail "overlay README.md copied into the tree"
 
 # 2. Rerun with nothing changed touches nothing (incremental builds stay cheap)
 before=$(stat -c %Y.%N "$T/sql/a.cc")
@@ -67,9 +70,17 @@ if out=$("$REPO/scripts/prepare-tree" 2>&1); then fail "overlay over upstream fi
 [[ $out == *"sql/b.cc exists upstream"* ]] || fail "error does not name the file: $out"
 [[ $(cat "$T/sql/b.cc") == alpha ]] || fail "refused overlay changed the tree"
 
+# 5b. So is an overlay README.md where upstream has a file, though it is never copied
+rm "$REPO/sql/b.cc"
+printf 'upstream readme\n' > "$P/sql/README.md"; echo sql/README.md >> "$REPO/upstream/mysql-9.7.2.files"
+echo "# ours" > "$REPO/sql/README.md"
+if out=$("$REPO/scripts/prepare-tree" 2>&1); then fail "overlay README.md over an upstream file accepted"; fi
+[[ $out == *"sql/README.md exists upstream"* ]] || fail "error does not name the README: $out"
+rm "$REPO/sql/README.md"
+
 # 6. A patch listed in series but missing is an error
-rm "$REPO/sql/b.cc"; echo 0009-missing.patch > "$REPO/patches/series"
+echo 0009-missing.patch > "$REPO/patches/series"
 if out=$("$REPO/scripts/prepare-tree" 2>&1); then fail "missing patch accepted"; fi
 [[ $out == *"0009-missing.patch"* ]] || fail "error does not name the missing patch: $out"
 
-echo "prepare-tree: 7 checks passed"
+echo "prepare-tree: 8 checks passed"

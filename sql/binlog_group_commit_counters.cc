@@ -4,7 +4,7 @@
    it under the terms of the GNU General Public License, version 2.0,
    as published by the Free Software Foundation. */
 
-#include "sql/binlog_group_commit_stats.h"
+#include "sql/binlog_group_commit_counters.h"
 
 Binlog_group_commit_stats binlog_group_commit_stats;
 

@@ -6,7 +6,7 @@ of why a group stopped taking members. */
 #include <thread>
 #include <vector>
 
-#include "sql/binlog_group_commit_stats.h"
+#include "sql/binlog_group_commit_counters.h"
 
 namespace {
 

@@ -5,18 +5,20 @@
    as published by the Free Software Foundation. */
 
 /**
-  @file sql/binlog_group_commit_status.cc
+  @file sql/binlog_group_commit_status_vars.cc
 
   SHOW STATUS export of the binary log group commit counters. Registered in
   mysqld.cc's status_vars[] as the array "Binlog", so the names below get
   the "Binlog_" prefix: Binlog_commits, Binlog_group_commits, ...
-  The adaptive wait's figures come from binlog_group_commit_adaptive.h.
+  Only the registration lives here; the counters and their logic are in
+  binlog_group_commit_counters.h, the adaptive wait's figures in
+  binlog_group_commit_adaptive.h.
 */
 
 #include "mysql/plugin.h"
 #include "mysql/status_var.h"
 #include "sql/binlog_group_commit_adaptive.h"
-#include "sql/binlog_group_commit_stats.h"
+#include "sql/binlog_group_commit_counters.h"
 
 namespace {
 

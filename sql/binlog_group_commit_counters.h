@@ -4,16 +4,16 @@
    it under the terms of the GNU General Public License, version 2.0,
    as published by the Free Software Foundation. */
 
-#ifndef BINLOG_GROUP_COMMIT_STATS_INCLUDED
-#define BINLOG_GROUP_COMMIT_STATS_INCLUDED
+#ifndef BINLOG_GROUP_COMMIT_COUNTERS_INCLUDED
+#define BINLOG_GROUP_COMMIT_COUNTERS_INCLUDED
 
 /**
-  @file sql/binlog_group_commit_stats.h
+  @file sql/binlog_group_commit_counters.h
 
   Counters that make binary log group commit visible: how many transactions
   were written to the binary log, in how many groups, with how many fsyncs,
   and why each group stopped taking members. Exported as the Binlog_commits,
-  Binlog_group_commit* status variables (binlog_group_commit_status.cc).
+  Binlog_group_commit* status variables (binlog_group_commit_status_vars.cc).
 
   Each counter is updated once per stage leader, under the stage lock it
   already holds (LOCK_log for the flush stage, LOCK_sync for the sync
@@ -112,4 +112,4 @@ class Binlog_group_commit_stats {
 /** The server's group commit counters. */
 extern Binlog_group_commit_stats binlog_group_commit_stats;
 
-#endif /* BINLOG_GROUP_COMMIT_STATS_INCLUDED */
+#endif /* BINLOG_GROUP_COMMIT_COUNTERS_INCLUDED */
