@@ -23,7 +23,10 @@ STATUS_NAMES = [
     "Innodb_checkpoint_age", "Binlog_commits", "Binlog_group_commits",
     "Innodb_data_fsyncs", "Com_commit",
     # Steady's group commit counters (vanilla has none of them)
-    "Binlog_group_commit_syncs", "Innodb_redo_log_flush_batches"]
+    "Binlog_group_commit_syncs", "Innodb_redo_log_flush_batches",
+    # Steady's adaptive commit wait (binlog_group_commit_sync_adaptive)
+    "Binlog_group_commit_adaptive_waits", "Binlog_group_commit_adaptive_wait_usec",
+    "Binlog_group_commit_sync_avg_usec"]
 
 
 def status_sql(flavour, seq):
@@ -184,6 +187,24 @@ def server_row(prev, cur, flavour, redo_bytes):
             out["commits_per_group"] = "%.2f" % (deltas["binlog_commits"] / deltas["binlog_group_commits"])
     if "innodb_redo_log_flush_batches" in deltas:
         out["redo_flush_batches_ps"] = "%.1f" % (deltas["innodb_redo_log_flush_batches"] / dt)
+    out.update(adaptive_wait_columns(p, v, dt, deltas.get("binlog_group_commits")))
+    return out
+
+
+def adaptive_wait_columns(p, v, dt, groups):
+    """Steady's adaptive commit wait in one second: groups whose leader
+    waited, the mean wait per group, and the fsync time the controller
+    believes (blank where the server has no such counters)."""
+    out = {}
+    fsync = _num(v, "binlog_group_commit_sync_avg_usec")
+    if fsync is not None:
+        out["binlog_fsync_avg_us"] = "%d" % fsync
+    a, b = _num(p, "binlog_group_commit_adaptive_waits"), _num(v, "binlog_group_commit_adaptive_waits")
+    if a is not None and b is not None and dt > 0:
+        out["adaptive_waits_ps"] = "%.1f" % ((b - a) / dt)
+    a, b = _num(p, "binlog_group_commit_adaptive_wait_usec"), _num(v, "binlog_group_commit_adaptive_wait_usec")
+    if a is not None and b is not None and groups:
+        out["adaptive_wait_us_per_group"] = "%.1f" % ((b - a) / groups)
     return out
 
 

@@ -18,6 +18,9 @@ PER_SECOND_COLUMNS = [
     "pages_flushed_ps", "redo_fsyncs_ps", "binlog_syncs_ps", "commits_ps",
     # group commit, where the server counts it (Steady, MariaDB; blank for vanilla)
     "group_commits_ps", "commits_per_group", "redo_flush_batches_ps",
+    # Steady's adaptive commit wait: groups that waited, mean wait per group,
+    # the binlog fsync time the controller believes (blank elsewhere)
+    "adaptive_waits_ps", "adaptive_wait_us_per_group", "binlog_fsync_avg_us",
     # the run's own loop device, from /proc/diskstats
     "dev_r_iops", "dev_w_iops", "dev_w_mbps", "dev_util_pct", "dev_cap_pct",
     "dev_avg_queue",
