@@ -23,12 +23,22 @@
     binlog fsync (measured, moving average); each member already in the
     group pays the wait. The leader waits while
     (waited + tick) * group_size <= fsync_time * on_the_way,
-    never longer than one fsync time, and not at all when nobody is on the
-    way.
+    never longer than half an fsync time, and not at all when nobody is on
+    the way.
 
-  binlog_group_commit_sync_no_delay_count still ends the wait once that many
-  sessions are in the group. It applies while binlog_group_commit_sync_delay
-  is 0 (the default): a DBA who set a delay keeps MySQL's fixed delay.
+  The fsync time it believes is a 1/8 moving average in which no single
+  sample counts for more than twice the average: one slow fsync (a device
+  hiccup, a journal commit) moves it by at most 1/8, so the groups that
+  follow do not wait longer because of it; a device that really slowed down
+  is followed within a few dozen fsyncs (+12.5% per fsync at most).
+
+  Precedence, in this order (binlog_group_commit_sync_wait()):
+  - a group that will not fsync (sync_binlog=0) never waits adaptively:
+    there is no fsync to share;
+  - a non-zero binlog_group_commit_sync_delay keeps MySQL's fixed delay, and
+    setting either variable while the other is in effect warns;
+  - binlog_group_commit_sync_no_delay_count ends an adaptive wait once that
+    many sessions are in the group (MySQL applies it only with a delay).
 
   Counters are relaxed atomics; the wait itself runs in the sync-stage
   leader only. The decision and the loop take their clock and sleep from the
@@ -59,6 +69,9 @@ struct Binlog_adaptive_wait_input {
   uint64_t no_delay_count;
 };
 
+/** Longest wait as a fraction of the fsync time: 1/MAX_WAIT_FSYNC_DIVISOR. */
+constexpr uint64_t BINLOG_ADAPTIVE_MAX_WAIT_FSYNC_DIVISOR = 2;
+
 /** The decision at one tick. */
 enum class Binlog_adaptive_wait_step {
   /** Sleep one more tick. */
@@ -80,8 +93,9 @@ Binlog_adaptive_wait_step binlog_adaptive_wait_step(
     const Binlog_adaptive_wait_input &in);
 
 /**
-  Fold one measured fsync into the moving average (weight 1/8: a few
-  groups follow a device that slowed down, one outlier moves it little).
+  Fold one measured fsync into the moving average: weight 1/8, and a sample
+  counts for at most twice the current average, so one outlier moves it by
+  at most 1/8 while a device that slowed down is followed.
   @param average_usec  current average, 0 if none yet
   @param sample_usec   the fsync just measured
   @return the new average (never 0 once a sample was seen)
@@ -133,12 +147,18 @@ class Binlog_group_commit_adaptive {
     @param clock           sleep and clock to use
     @return why the group closed, for Binlog_group_commit_trigger_*:
             COUNT when no_delay_count was reached, else TIMEOUT when the
-            leader slept at least once, LOCK_WAIT when it did not sleep
+            leader slept at least once, NO_WAIT when it did not sleep
   */
   Binlog_group_close_trigger wait_for_joiners(uint64_t own_group,
                                               uint64_t mark,
                                               uint64_t no_delay_count,
                                               const Binlog_wait_clock &clock);
+
+  /** Upper bounds (microseconds) of the wait-time histogram buckets
+  Binlog_group_commit_adaptive_wait_le_100us/_le_1ms/_le_10ms; the last
+  bucket, _gt_10ms, has none. */
+  static constexpr uint64_t WAIT_BUCKET_LIMITS[] = {100, 1000, 10000};
+  static constexpr int WAIT_BUCKETS = 4;
 
   /** @return groups whose leader slept at least once */
   uint64_t waits() const { return m_waits.load(std::memory_order_relaxed); }
@@ -150,6 +170,24 @@ class Binlog_group_commit_adaptive {
   uint64_t fsync_usec() const {
     return m_fsync_usec.load(std::memory_order_relaxed);
   }
+  /** @return how long the latest group's leader slept, microseconds */
+  uint64_t last_wait_usec() const {
+    return m_last_wait_usec.load(std::memory_order_relaxed);
+  }
+  /** @return waits that ended in histogram bucket i
+  (0: <= 100 us, 1: <= 1 ms, 2: <= 10 ms, 3: longer)
+  @param i  bucket index, 0 to WAIT_BUCKETS - 1 */
+  uint64_t waits_in_bucket(int i) const {
+    return m_wait_buckets[i].load(std::memory_order_relaxed);
+  }
+  /** Histogram bucket of a wait.
+  @param usec  the wait, microseconds
+  @return its bucket index */
+  static int wait_bucket(uint64_t usec) {
+    int i = 0;
+    while (i < WAIT_BUCKETS - 1 && usec > WAIT_BUCKET_LIMITS[i]) i++;
+    return i;
+  }
 
  private:
   /** Entered the flush stage, not yet handed to the sync stage. */
@@ -159,6 +197,8 @@ class Binlog_group_commit_adaptive {
   std::atomic<uint64_t> m_fsync_usec{0};
   std::atomic<uint64_t> m_waits{0};
   std::atomic<uint64_t> m_wait_usec{0};
+  std::atomic<uint64_t> m_last_wait_usec{0};
+  std::atomic<uint64_t> m_wait_buckets[WAIT_BUCKETS]{};
 };
 
 /** The server's adaptive wait state. */

@@ -14,7 +14,7 @@ Binlog_group_close_trigger binlog_group_close_trigger(bool delay_applied,
   /* Without a delay the count option has no effect: the group is what
   queued behind the previous group's locks. */
   if (!delay_applied || delay_usec <= 0) {
-    return Binlog_group_close_trigger::LOCK_WAIT;
+    return Binlog_group_close_trigger::NO_WAIT;
   }
   return count_reached ? Binlog_group_close_trigger::COUNT
                        : Binlog_group_close_trigger::TIMEOUT;

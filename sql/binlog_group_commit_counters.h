@@ -31,9 +31,12 @@ enum class Binlog_group_close_trigger {
   COUNT,
   /** binlog_group_commit_sync_delay expired first. */
   TIMEOUT,
-  /** No delay applied: the group is whoever queued while the previous
-  group held the stage locks (delay 0, or a group that does not fsync). */
-  LOCK_WAIT
+  /** The leader did not wait: the group is whoever queued while the
+  previous group held the stage locks (delay 0 and no adaptive sleep, or a
+  group that does not fsync). Exported as Binlog_group_commit_trigger_no_wait:
+  not MariaDB's Binlog_group_commit_trigger_lock_wait, which counts groups
+  closed early because a later commit waited on a lock held by a member. */
+  NO_WAIT
 };
 
 /**
@@ -80,7 +83,7 @@ class Binlog_group_commit_stats {
   uint64_t groups() const { return m_groups.load(std::memory_order_relaxed); }
   /** @return Binlog_group_commit_syncs */
   uint64_t syncs() const { return m_syncs.load(std::memory_order_relaxed); }
-  /** @return Binlog_group_commit_trigger_count/_timeout/_lock_wait
+  /** @return Binlog_group_commit_trigger_count/_timeout/_no_wait
   @param why  which trigger */
   uint64_t triggered(Binlog_group_close_trigger why) const {
     return const_cast<Binlog_group_commit_stats *>(this)
@@ -95,10 +98,10 @@ class Binlog_group_commit_stats {
         return m_trigger_count;
       case Binlog_group_close_trigger::TIMEOUT:
         return m_trigger_timeout;
-      case Binlog_group_close_trigger::LOCK_WAIT:
+      case Binlog_group_close_trigger::NO_WAIT:
         break;
     }
-    return m_trigger_lock_wait;
+    return m_trigger_no_wait;
   }
 
   std::atomic<uint64_t> m_commits{0};
@@ -106,7 +109,7 @@ class Binlog_group_commit_stats {
   std::atomic<uint64_t> m_syncs{0};
   std::atomic<uint64_t> m_trigger_count{0};
   std::atomic<uint64_t> m_trigger_timeout{0};
-  std::atomic<uint64_t> m_trigger_lock_wait{0};
+  std::atomic<uint64_t> m_trigger_no_wait{0};
 };
 
 /** The server's group commit counters. */

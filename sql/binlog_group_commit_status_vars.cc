@@ -42,6 +42,16 @@ int show_trigger(THD *, SHOW_VAR *var, char *buff) {
   return 0;
 }
 
+/** Report one bucket of the adaptive wait-time histogram as SHOW_LONGLONG. */
+template <int bucket>
+int show_wait_bucket(THD *, SHOW_VAR *var, char *buff) {
+  var->type = SHOW_LONGLONG;
+  var->value = buff;
+  *reinterpret_cast<unsigned long long *>(buff) =
+      binlog_group_commit_adaptive.waits_in_bucket(bucket);
+  return 0;
+}
+
 }  // namespace
 
 SHOW_VAR binlog_group_commit_status_vars[] = {
@@ -55,6 +65,23 @@ SHOW_VAR binlog_group_commit_status_vars[] = {
          &show_figure<binlog_group_commit_stats,
                       &Binlog_group_commit_stats::groups>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_wait_gt_10ms",
+     reinterpret_cast<char *>(&show_wait_bucket<3>), SHOW_FUNC,
+     SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_wait_last_usec",
+     reinterpret_cast<char *>(
+         &show_figure<binlog_group_commit_adaptive,
+                      &Binlog_group_commit_adaptive::last_wait_usec>),
+     SHOW_FUNC, SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_wait_le_100us",
+     reinterpret_cast<char *>(&show_wait_bucket<0>), SHOW_FUNC,
+     SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_wait_le_10ms",
+     reinterpret_cast<char *>(&show_wait_bucket<2>), SHOW_FUNC,
+     SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_wait_le_1ms",
+     reinterpret_cast<char *>(&show_wait_bucket<1>), SHOW_FUNC,
+     SHOW_SCOPE_GLOBAL},
     {"group_commit_adaptive_wait_usec",
      reinterpret_cast<char *>(
          &show_figure<binlog_group_commit_adaptive,
@@ -78,9 +105,9 @@ SHOW_VAR binlog_group_commit_status_vars[] = {
     {"group_commit_trigger_count",
      reinterpret_cast<char *>(&show_trigger<Binlog_group_close_trigger::COUNT>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
-    {"group_commit_trigger_lock_wait",
+    {"group_commit_trigger_no_wait",
      reinterpret_cast<char *>(
-         &show_trigger<Binlog_group_close_trigger::LOCK_WAIT>),
+         &show_trigger<Binlog_group_close_trigger::NO_WAIT>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commit_trigger_timeout",
      reinterpret_cast<char *>(

@@ -3,6 +3,8 @@ fsync moving average, and the wait loop on a fake clock. */
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 
 #include "sql/binlog_group_commit_adaptive.h"
@@ -46,10 +48,10 @@ TEST(BinlogAdaptiveWaitStep, WaitsWhileJoinersSaveMoreThanTheGroupPays) {
             Step::STOP_BUDGET);
 }
 
-TEST(BinlogAdaptiveWaitStep, NeverLongerThanOneFsync) {
-  /* 1 member, 100 on the way: only the one-fsync cap stops it */
-  EXPECT_EQ(binlog_adaptive_wait_step(input(1, 100, 950, 1000)), Step::WAIT);
-  EXPECT_EQ(binlog_adaptive_wait_step(input(1, 100, 951, 1000)),
+TEST(BinlogAdaptiveWaitStep, NeverLongerThanHalfAnFsync) {
+  /* 1 member, 100 on the way: only the half-fsync cap stops it */
+  EXPECT_EQ(binlog_adaptive_wait_step(input(1, 100, 450, 1000)), Step::WAIT);
+  EXPECT_EQ(binlog_adaptive_wait_step(input(1, 100, 451, 1000)),
             Step::STOP_BUDGET);
 }
 
@@ -74,6 +76,17 @@ TEST(BinlogFsyncAverage, FirstSampleThenOneEighthSteps) {
   EXPECT_GE(avg, 1990u); /* follows a device that slowed down */
   EXPECT_LE(avg, 2000u);
 }
+
+TEST(BinlogFsyncAverage, OneSlowFsyncMovesItByAnEighthAtMost) {
+  /* the jitter mechanism of issue 18: a 500 ms fsync on a 4 ms device used
+  to lift the average to ~66 ms, and with it every following wait */
+  EXPECT_EQ(binlog_fsync_average(4000, 500000), 4500u);
+  uint64_t avg = 4000;
+  avg = binlog_fsync_average(avg, 500000);
+  for (int i = 0; i < 20; i++) avg = binlog_fsync_average(avg, 4000);
+  EXPECT_LE(avg, 4050u); /* back within ~1% in 20 fsyncs */
+}
+
 
 /* A fake clock: sleeping advances time and lets the test act as the other
 sessions (a flush leader handing its group on) at a given sleep. */
@@ -101,7 +114,7 @@ TEST(BinlogGroupCommitAdaptive, LoneCommitterNeverSleeps) {
   a.on_fsync(2000);
   a.on_enter_flush_stage();
   const uint64_t mark = a.on_leave_flush_stage(1);
-  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, fake_clock), Trigger::LOCK_WAIT);
+  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, fake_clock), Trigger::NO_WAIT);
   EXPECT_EQ(Fake::sleeps, 0);
   EXPECT_EQ(a.waits(), 0u);
   EXPECT_EQ(a.wait_usec(), 0u);
@@ -150,20 +163,118 @@ TEST(BinlogGroupCommitAdaptive, JoinersGrowTheGroupAndTheCountEndsIt) {
   EXPECT_EQ(a.waits(), 1u);
 }
 
-TEST(BinlogGroupCommitAdaptive, OneFsyncCapsTheWait) {
+TEST(BinlogGroupCommitAdaptive, HalfAnFsyncCapsTheWait) {
   Fake::reset();
   Binlog_group_commit_adaptive a;
   a.on_fsync(600); /* tick 75 us */
   for (int i = 0; i < 50; i++) a.on_enter_flush_stage();
   const uint64_t mark = a.on_leave_flush_stage(1);
   EXPECT_EQ(a.wait_for_joiners(1, mark, 0, fake_clock), Trigger::TIMEOUT);
-  EXPECT_EQ(a.wait_usec(), 600u); /* 8 ticks; a 9th would pass 600 us */
+  EXPECT_EQ(a.wait_usec(), 300u); /* 4 ticks; a 5th would pass 300 us */
+  EXPECT_EQ(a.last_wait_usec(), 300u);
+  EXPECT_EQ(a.waits_in_bucket(1), 1u); /* 100 us < 300 us <= 1 ms */
+}
+
+TEST(BinlogGroupCommitAdaptive, LastWaitAndHistogramFollowEachGroup) {
+  Fake::reset();
+  Binlog_group_commit_adaptive a;
+  a.on_fsync(4000); /* tick 250 us, cap 2 ms */
+  for (int i = 0; i < 50; i++) a.on_enter_flush_stage();
+  uint64_t mark = a.on_leave_flush_stage(1);
+  a.wait_for_joiners(1, mark, 0, fake_clock); /* waits to the cap */
+  EXPECT_EQ(a.last_wait_usec(), 2000u);
+  EXPECT_EQ(a.waits_in_bucket(2), 1u); /* 1 ms < 2 ms <= 10 ms */
+  /* the next group finds nobody on the way: no wait, last wait 0 */
+  mark = a.on_leave_flush_stage(49);
+  EXPECT_EQ(a.wait_for_joiners(49, mark, 0, fake_clock), Trigger::NO_WAIT);
+  EXPECT_EQ(a.last_wait_usec(), 0u);
+  EXPECT_EQ(a.waits(), 1u);
+  EXPECT_EQ(Binlog_group_commit_adaptive::wait_bucket(100), 0);
+  EXPECT_EQ(Binlog_group_commit_adaptive::wait_bucket(101), 1);
+  EXPECT_EQ(Binlog_group_commit_adaptive::wait_bucket(10000), 2);
+  EXPECT_EQ(Binlog_group_commit_adaptive::wait_bucket(10001), 3);
 }
 
 TEST(BinlogGroupCommitAdaptive, SteadyClockMoves) {
   const uint64_t t0 = binlog_steady_clock.now_usec();
   binlog_steady_clock.sleep_usec(1000);
   EXPECT_GE(binlog_steady_clock.now_usec(), t0 + 1000);
+}
+
+/* The fsync estimate driven by simulated device series: it settles, follows
+real changes without overshoot, and does not swing with noise or outliers.
+The wait cap (half the estimate) moves with it. */
+class FsyncSeries {
+ public:
+  /** Deterministic noise in [-1, 1). */
+  double noise() {
+    m_seed = m_seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(m_seed >> 11) / 4503599627370496.0 - 1.0;
+  }
+  uint64_t feed(uint64_t sample) {
+    m_avg = binlog_fsync_average(m_avg, sample);
+    return m_avg;
+  }
+  uint64_t avg() const { return m_avg; }
+
+ private:
+  uint64_t m_seed = 42;
+  uint64_t m_avg = 0;
+};
+
+TEST(BinlogFsyncSeries, SteadyDeviceSettlesAtOnce) {
+  FsyncSeries f;
+  for (int i = 0; i < 100; i++) EXPECT_EQ(f.feed(4000), 4000u);
+}
+
+TEST(BinlogFsyncSeries, NoisyDeviceWithOutliersStaysNearItsMean) {
+  FsyncSeries f;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (int i = 0; i < 2000; i++) {
+    /* +-50% noise around 4 ms, and every 50th fsync a 200 ms stall */
+    uint64_t sample = static_cast<uint64_t>(4000 * (1.0 + 0.5 * f.noise()));
+    if (i % 50 == 49) sample = 200000;
+    f.feed(sample);
+    if (i >= 100) {
+      lo = std::min(lo, f.avg());
+      hi = std::max(hi, f.avg());
+    }
+  }
+  EXPECT_GE(lo, 3000u);
+  EXPECT_LE(hi, 5600u); /* an unclamped 1/8 average reaches ~29 ms here */
+  EXPECT_LT(static_cast<double>(hi) / lo, 1.8);
+}
+
+TEST(BinlogFsyncSeries, StepChangeIsFollowedWithoutOvershoot) {
+  FsyncSeries f;
+  for (int i = 0; i < 100; i++) f.feed(1000);
+  int reached = -1;
+  for (int i = 0; i < 200; i++) {
+    f.feed(8000);
+    EXPECT_LE(f.avg(), 8000u);
+    if (reached < 0 && f.avg() >= 7000) reached = i;
+  }
+  EXPECT_GE(reached, 0);
+  EXPECT_LE(reached, 40); /* about 1 s of fsyncs at 8 ms */
+  for (int i = 0; i < 200; i++) f.feed(1000); /* and back down */
+  EXPECT_LE(f.avg(), 1010u);
+}
+
+TEST(BinlogFsyncSeries, PeriodicDeviceDoesNotMakeTheCapSwing) {
+  FsyncSeries f;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (int i = 0; i < 1000; i++) {
+    /* a journal commit every 4th fsync: 2 ms, 2 ms, 2 ms, 8 ms */
+    f.feed(i % 4 == 3 ? 8000 : 2000);
+    if (i >= 200) {
+      lo = std::min(lo, f.avg());
+      hi = std::max(hi, f.avg());
+    }
+  }
+  const double cap_lo = lo / 2.0, cap_hi = hi / 2.0;
+  EXPECT_GE(lo, 2000u);
+  EXPECT_LE(hi, 5000u);
+  EXPECT_LT((cap_hi - cap_lo) / ((cap_hi + cap_lo) / 2), 0.6);
 }
 
 }  // namespace

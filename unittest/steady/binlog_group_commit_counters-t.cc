@@ -14,14 +14,14 @@ using Trigger = Binlog_group_close_trigger;
 
 TEST(BinlogGroupCloseTrigger, NoDelayMeansLockWait) {
   /* delay 0: the count option has no effect, even if reached */
-  EXPECT_EQ(binlog_group_close_trigger(true, 0, false), Trigger::LOCK_WAIT);
-  EXPECT_EQ(binlog_group_close_trigger(true, 0, true), Trigger::LOCK_WAIT);
+  EXPECT_EQ(binlog_group_close_trigger(true, 0, false), Trigger::NO_WAIT);
+  EXPECT_EQ(binlog_group_close_trigger(true, 0, true), Trigger::NO_WAIT);
 }
 
 TEST(BinlogGroupCloseTrigger, NotSyncingGroupIsLockWait) {
   /* sync_binlog=N groups that do not fsync, and flush errors, never wait */
-  EXPECT_EQ(binlog_group_close_trigger(false, 1000, false), Trigger::LOCK_WAIT);
-  EXPECT_EQ(binlog_group_close_trigger(false, 1000, true), Trigger::LOCK_WAIT);
+  EXPECT_EQ(binlog_group_close_trigger(false, 1000, false), Trigger::NO_WAIT);
+  EXPECT_EQ(binlog_group_close_trigger(false, 1000, true), Trigger::NO_WAIT);
 }
 
 TEST(BinlogGroupCloseTrigger, DelayEndsByCountOrTimeout) {
@@ -35,13 +35,13 @@ TEST(BinlogGroupCommitStats, CountsGroupsCommitsAndSyncs) {
   s.on_group(Trigger::TIMEOUT);
   s.on_sync();
   s.on_flush_stage(1);
-  s.on_group(Trigger::LOCK_WAIT);
+  s.on_group(Trigger::NO_WAIT);
   EXPECT_EQ(s.commits(), 4u);
   EXPECT_EQ(s.groups(), 2u);
   EXPECT_EQ(s.syncs(), 1u);
   EXPECT_EQ(s.triggered(Trigger::COUNT), 0u);
   EXPECT_EQ(s.triggered(Trigger::TIMEOUT), 1u);
-  EXPECT_EQ(s.triggered(Trigger::LOCK_WAIT), 1u);
+  EXPECT_EQ(s.triggered(Trigger::NO_WAIT), 1u);
 }
 
 TEST(BinlogGroupCommitStats, MergedFlushStagesMakeOneGroup) {
@@ -50,7 +50,7 @@ TEST(BinlogGroupCommitStats, MergedFlushStagesMakeOneGroup) {
   s.on_flush_stage(2);
   s.on_flush_stage(5);
   s.on_flush_stage(0); /* a flush stage that wrote nothing adds nothing */
-  s.on_group(Trigger::LOCK_WAIT);
+  s.on_group(Trigger::NO_WAIT);
   s.on_sync();
   EXPECT_EQ(s.commits(), 7u);
   EXPECT_EQ(s.groups(), 1u);
@@ -66,7 +66,7 @@ TEST(BinlogGroupCommitStats, ConcurrentUpdatesAreNotLost) {
     threads.emplace_back([&s] {
       for (int i = 0; i < kGroups; ++i) {
         s.on_flush_stage(2);
-        s.on_group(i % 2 ? Trigger::COUNT : Trigger::LOCK_WAIT);
+        s.on_group(i % 2 ? Trigger::COUNT : Trigger::NO_WAIT);
         s.on_sync();
       }
     });
@@ -75,7 +75,7 @@ TEST(BinlogGroupCommitStats, ConcurrentUpdatesAreNotLost) {
   EXPECT_EQ(s.groups(), uint64_t{kThreads} * kGroups);
   EXPECT_EQ(s.commits(), uint64_t{kThreads} * kGroups * 2);
   EXPECT_EQ(s.syncs(), uint64_t{kThreads} * kGroups);
-  EXPECT_EQ(s.triggered(Trigger::COUNT) + s.triggered(Trigger::LOCK_WAIT) +
+  EXPECT_EQ(s.triggered(Trigger::COUNT) + s.triggered(Trigger::NO_WAIT) +
                 s.triggered(Trigger::TIMEOUT),
             s.groups());
 }
