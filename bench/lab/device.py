@@ -197,9 +197,10 @@ def _rmdir(path):
         return False
 
 
-def teardown(image, loop, mount, cgroup, note=lambda msg: None):
+def teardown(image, loop, mount, cgroup, note=lambda msg: None, keep_image=False):
     """Unmount, detach (only if the loop still backs our image), remove the
-    image and the cgroup.  Returns a list of errors."""
+    image (unless keep_image: a failed test's evidence) and the cgroup.
+    Returns a list of errors."""
     errors = []
     if mount and is_mounted(mount):
         note("unmounting %s" % mount)
@@ -211,7 +212,7 @@ def teardown(image, loop, mount, cgroup, note=lambda msg: None):
         note("detaching %s" % loop)
         if run_cmd(["losetup", "-d", loop], check=False).returncode != 0:
             errors.append("could not detach %s" % loop)
-    if image and os.path.exists(image) and not (mount and is_mounted(mount)):
+    if image and os.path.exists(image) and not keep_image and not (mount and is_mounted(mount)):
         note("removing %s" % image)
         os.unlink(image)
     if cgroup and os.path.isdir(cgroup):
@@ -311,6 +312,8 @@ def _cli(argv):
     up.add_argument("--owner-pid", type=int, default=os.getppid(), help="process that owns the device")
     down = sub.add_parser("down", help="undo what `up --id ID` made")
     down.add_argument("--id", required=True)
+    down.add_argument("--keep-image", action="store_true",
+                      help="leave the image file in place (e.g. a failed test's filesystem)")
     a = ap.parse_args(argv)
     if a.cmd == "down":
         import json
@@ -319,7 +322,7 @@ def _cli(argv):
             return 0
         with open(path) as f:
             from .resources import teardown_state
-            errors = teardown_state(json.load(f), quiet=True)
+            errors = teardown_state(json.load(f), quiet=True, keep_image=a.keep_image)
         if errors:
             print("device.py down: " + "; ".join(errors), file=sys.stderr)
             return 1

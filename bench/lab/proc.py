@@ -2,6 +2,7 @@
 and start time, read its CPU ticks, show the tail of its log."""
 
 import datetime
+import os
 import shlex
 import subprocess
 
@@ -45,6 +46,14 @@ def proc_start_time(pid):
     return int(fields[19]) if fields else None
 
 
+def pid_running(pid):
+    """True while a process `pid` exists and has not exited (a zombie, dead
+    but not yet reaped by its parent, counts as gone).  For processes that are
+    not our children, e.g. a server known only by its pid file."""
+    fields = _stat_fields(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
 def proc_cpu_ticks(pid):
     """utime + stime of a pid in clock ticks, or None if it is gone."""
     fields = _stat_fields(pid)
@@ -73,20 +82,22 @@ def niced(cmd, nice):
     return ["nice", "-n", str(nice)] + list(cmd) if nice else list(cmd)
 
 
-def spawn(cmd, logfile=None, text_pipe=False):
+def spawn(cmd, logfile=None, text_pipe=False, env=None):
     """Start `cmd` in its own session (a killpg reaches all it starts).
 
     logfile: stdout+stderr appended there; text_pipe: stdout is a line-buffered
-    text pipe instead (stderr merged).  stdin is /dev/null.
+    text pipe instead (stderr merged).  stdin is /dev/null.  env: variables
+    set for `cmd` only, over this process's environment.
     """
+    full_env = dict(os.environ, **env) if env else None
     if text_pipe:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, text=True, bufsize=1,
-                                start_new_session=True)
+                                start_new_session=True, env=full_env)
     out = open(logfile, "ab") if logfile else subprocess.DEVNULL
     try:
         return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+                                stdin=subprocess.DEVNULL, start_new_session=True, env=full_env)
     finally:
         if logfile:
             out.close()

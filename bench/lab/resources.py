@@ -80,8 +80,9 @@ def _kill_recorded(entries, note, errors):
             errors.append("pid %d (%s) did not die" % (entry["pid"], entry["what"]))
 
 
-def teardown_state(st, quiet=False):
-    """Undo one recorded run, newest resource first.  Returns a list of errors."""
+def teardown_state(st, quiet=False, keep_image=False):
+    """Undo one recorded run, newest resource first; keep_image leaves the
+    loop image file in place.  Returns a list of errors."""
     errors = []
 
     def note(msg):
@@ -90,7 +91,7 @@ def teardown_state(st, quiet=False):
 
     _kill_recorded(st.get("pids", []), note, errors)
     errors += device.teardown(st.get("image"), st.get("loop"), st.get("mount"),
-                              st.get("cgroup"), note)
+                              st.get("cgroup"), note, keep_image=keep_image)
     for d in st.get("dirs", []):
         device.remove_tree(d)
     return errors

@@ -4,16 +4,29 @@ datadir, start it, wait until it answers, stop or kill it; one-shot SQL.
 Works for any of Steady, vanilla (both flavour "mysql", from a build or an
 install directory) and MariaDB (flavour "mariadb", e.g. Debian's in /usr).
 The one place in the project where mysqld is initialised and started.
+
+Run as a script, gives bash callers the same sequence (see --help):
+  python3 bench/lab/server.py find  --server steady      # MYSQLD=, CLIENT=, ...
+  python3 bench/lab/server.py init  --server steady --datadir D --log-error F -- [mysqld options]
+  python3 bench/lab/server.py start --server steady --datadir D --log-error F --socket S -- [...]
+  python3 bench/lab/server.py stop  --pid N [--socket S --how sql|term|kill]
 """
 
+import argparse
 import os
+import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
-from . import paths
-from .proc import in_cgroup, niced, run_cmd, spawn, tail
+if __name__ == "__main__" and __package__ is None:   # run as a script
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    __package__ = "lab"
+
+from . import paths  # noqa: E402
+from .proc import in_cgroup, niced, pid_running, run_cmd, spawn, tail  # noqa: E402
 
 FLAVOURS = ("mysql", "mariadb")
 
@@ -36,7 +49,18 @@ class ServerError(Exception):
 
 
 class ServerDown(Exception):
-    """mysqld exited, or did not answer in time, while starting."""
+    """mysqld exited, or did not answer in time, while starting.
+
+    exit_status: the exit status of mysqld (or of the initialisation) when it
+    exited, None when it timed out (and was killed)."""
+
+    exit_status = None
+
+
+def _down(message, exit_status=None):
+    e = ServerDown(message)
+    e.exit_status = exit_status
+    return e
 
 
 class SqlError(RuntimeError):
@@ -48,6 +72,32 @@ def default_servers():
     return {"steady": ("mysql", paths.build_dir("steady")),
             "vanilla": ("mysql", paths.build_dir("vanilla")),
             "mariadb": ("mariadb", "/usr")}
+
+
+def detect(name, path):
+    """Binaries of the server at `path` (build dir, install dir or the binary)
+    whose flavour is not given: read from its --version (MariaDB's mysqld, also
+    when installed as mysqld, names itself).  mysqld is None if none is there."""
+    b = Binaries(name, "mysql", path)
+    if b.mysqld:
+        if "mariadb" in b.version().lower():
+            return Binaries(name, "mariadb", b.mysqld)
+        return b
+    m = Binaries(name, "mariadb", path)
+    return m if m.mysqld else b
+
+
+def from_spec(spec):
+    """A server named on a command line: steady, vanilla, mariadb
+    (default_servers) or FLAVOUR:PATH."""
+    table = default_servers()
+    if spec in table:
+        return Binaries(spec, *table[spec])
+    if ":" in spec and spec.split(":", 1)[0] in FLAVOURS:
+        flavour, path = spec.split(":", 1)
+        return Binaries(path, flavour, path)
+    raise ServerError("unknown server %r: %s, or FLAVOUR:PATH (flavours: %s)" % (
+        spec, ", ".join(table), ", ".join(FLAVOURS)))
 
 
 class Binaries:
@@ -202,10 +252,12 @@ class Instance:
     ["--no-defaults", "--datadir=...", ...]; datadir and socket are what they
     say (the instance waits on the socket).  record(pid, what), if given, is
     told every process started (lab.resources.Resources.record_pid).
+    env: variables set for mysqld (and the initialisation) only, e.g.
+    LD_PRELOAD, not for the clients that poll it.
     """
 
     def __init__(self, binaries, args, datadir, socket, errlog, outlog,
-                 cgroup=None, nice=0, record=None, init_log=None):
+                 cgroup=None, nice=0, record=None, init_log=None, env=None):
         if len(socket) > 100:
             raise ServerError("socket path too long for a unix socket: %s" % socket)
         self.b = binaries
@@ -218,11 +270,12 @@ class Instance:
         self.cgroup = cgroup
         self.nice = nice
         self.record = record or (lambda pid, what: None)
+        self.env = env
         self.proc = None
         self.sql = Sql(binaries.client, socket)
 
     def _spawn(self, cmd, what, logfile):
-        p = spawn(in_cgroup(niced(cmd, self.nice), self.cgroup), logfile)
+        p = spawn(in_cgroup(niced(cmd, self.nice), self.cgroup), logfile, env=self.env)
         self.record(p.pid, what)
         return p
 
@@ -246,10 +299,10 @@ class Instance:
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
-            raise ServerDown("datadir initialisation took over %d s" % timeout)
+            raise _down("datadir initialisation took over %d s" % timeout)
         if rc != 0:
-            raise ServerDown("datadir initialisation failed (exit %d):\n%s%s" % (
-                rc, tail(self.init_log), tail(self.errlog)))
+            raise _down("datadir initialisation failed (exit %d):\n%s%s" % (
+                rc, tail(self.init_log), tail(self.errlog)), rc)
         return time.monotonic() - t0
 
     def start(self, timeout=600, poll=0.2):
@@ -259,13 +312,13 @@ class Instance:
         self.proc = self._spawn([self.b.mysqld] + self.args, "mysqld", self.outlog)
         while True:
             if self.proc.poll() is not None:
-                raise ServerDown("mysqld exited with status %s while starting:\n%s" % (
-                    self.proc.returncode, tail(self.errlog)))
+                raise _down("mysqld exited with status %s while starting:\n%s" % (
+                    self.proc.returncode, tail(self.errlog)), self.proc.returncode)
             if os.path.exists(self.socket) and self.sql.answers():
                 return time.monotonic() - t0
             if time.monotonic() - t0 > timeout:
                 self.kill()
-                raise ServerDown("mysqld did not answer within %d s:\n%s" % (timeout, tail(self.errlog)))
+                raise _down("mysqld did not answer within %d s:\n%s" % (timeout, tail(self.errlog)))
             time.sleep(poll)
 
     @property
@@ -300,3 +353,133 @@ class Instance:
         except subprocess.TimeoutExpired:
             self.kill()
             return False
+
+
+def stop_pid(pid, timeout=300, how="term", sql=None, poll=0.5):
+    """Stop a mysqld that is not our child (known by a pid file or a pid
+    printed earlier): SIGTERM (how="term"), the SHUTDOWN statement through
+    `sql`, a Sql (how="sql"), or SIGKILL (how="kill"); then wait until it is
+    gone.  Returns True if it went within `timeout` s; it is left running
+    otherwise (the caller decides)."""
+    if not pid_running(pid):
+        return True
+    try:
+        if how == "sql":
+            sql.query("SHUTDOWN", check=False, timeout=timeout)
+        else:
+            os.kill(pid, signal.SIGKILL if how == "kill" else signal.SIGTERM)
+    except ProcessLookupError:
+        return True
+    except subprocess.TimeoutExpired:
+        pass
+    t0 = time.monotonic()
+    while pid_running(pid):
+        if time.monotonic() - t0 > timeout:
+            return False
+        time.sleep(poll)
+    return True
+
+
+# -- command line for bash callers -------------------------------------------
+
+def _cli_parser():
+    ap = argparse.ArgumentParser(
+        prog="bench/lab/server.py", description=__doc__.split("\n\n")[0],
+        epilog="init and start run mysqld with --no-defaults, the server's basedir, message "
+               "and plugin dirs, --datadir, --log-error, --socket (start), --user=root as "
+               "root, then every option after '--'.  start leaves mysqld running in its own "
+               "session and prints PID=N; exit status 0 up, 1 mysqld exited while starting, "
+               "3 it did not answer within --timeout (it is killed), 77 no server binary, "
+               "2 usage.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    server_help = ("steady, vanilla, mariadb or FLAVOUR:PATH (default steady: %s)"
+                   % paths.build_dir("steady"))
+    f = sub.add_parser("find", help="print FLAVOUR=, MYSQLD=, CLIENT=, BASEDIR= as shell "
+                                    "assignments (MYSQLD: where it should be, if missing)")
+    f.add_argument("--server", default="steady", help=server_help)
+    for name, what in (("init", "make a fresh datadir"),
+                       ("start", "start mysqld and wait until it answers SQL")):
+        p = sub.add_parser(name, help=what + "; mysqld options after '--'")
+        p.add_argument("--server", default="steady", help=server_help)
+        p.add_argument("--datadir", required=True)
+        p.add_argument("--log-error", required=True, dest="log_error", help="mysqld's error log")
+        p.add_argument("--out", help="mysqld's stdout and stderr (default: mysqld.out next to "
+                                     "the error log)")
+        p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                       help="environment variable for mysqld only (repeatable), e.g. LD_PRELOAD")
+        p.add_argument("--timeout", type=float, default=900 if name == "init" else 600,
+                       help="seconds (default %d)" % (900 if name == "init" else 600))
+        p.add_argument("--quiet", action="store_true", help="no message on failure (exit status only)")
+        if name == "start":
+            p.add_argument("--socket", required=True)
+    s = sub.add_parser("stop", help="stop a mysqld by its pid and wait until it is gone "
+                                    "(killed after --timeout: exit 1)")
+    s.add_argument("--pid", type=int, required=True)
+    s.add_argument("--how", choices=("term", "sql", "kill"), default="term",
+                   help="SIGTERM (default), SHUTDOWN through --socket, or SIGKILL")
+    s.add_argument("--socket", help="for --how sql")
+    s.add_argument("--server", default="steady", help="whose client runs SHUTDOWN (--how sql)")
+    s.add_argument("--timeout", type=float, default=300, help="seconds (default 300)")
+    return ap
+
+
+def _cli(argv):
+    extra = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1:]
+    ap = _cli_parser()
+    a = ap.parse_args(argv)
+    try:
+        b = from_spec(a.server)
+    except ServerError as e:
+        ap.error(str(e))
+    if a.cmd == "find":
+        mysqld = b.mysqld or os.path.join(b.path, MYSQL_LAYOUTS[0][0] if b.flavour == "mysql"
+                                          else "sbin/mariadbd")
+        for k, v in (("FLAVOUR", b.flavour), ("MYSQLD", mysqld), ("CLIENT", b.client or ""),
+                     ("BASEDIR", b.basedir)):
+            print("%s=%s" % (k, shlex.quote(v)))
+        return 0
+    if a.cmd == "stop":
+        if a.how == "sql" and not a.socket:
+            ap.error("--how sql needs --socket")
+        sql = Sql(b.client, a.socket) if a.how == "sql" else None
+        if stop_pid(a.pid, a.timeout, a.how, sql):
+            return 0
+        stop_pid(a.pid, 60, "kill")
+        print("server.py: mysqld (pid %d) did not stop in %g s; killed it" % (a.pid, a.timeout),
+              file=sys.stderr)
+        return 1
+    try:
+        b.check()
+    except ServerError as e:
+        print("server.py: %s" % e, file=sys.stderr)
+        return 77
+    env = dict(kv.split("=", 1) for kv in a.env if "=" in kv)
+    # mysqld reads a relative path against its basedir, not our directory.
+    a.datadir, a.log_error = os.path.abspath(a.datadir), os.path.abspath(a.log_error)
+    if a.cmd == "start":
+        a.socket = os.path.abspath(a.socket)
+    opts = [("datadir", a.datadir), ("log-error", a.log_error)]
+    if a.cmd == "start":
+        opts.append(("socket", a.socket))
+    args = ["--no-defaults"] + as_args(b.location_options() + opts + root_user_options()) + extra
+    out = os.path.abspath(a.out) if a.out else os.path.join(os.path.dirname(a.log_error), "mysqld.out")
+    try:
+        inst = Instance(b, args, a.datadir, a.socket if a.cmd == "start" else "", a.log_error, out,
+                        env=env)
+        if a.cmd == "init":
+            inst.initialize(timeout=a.timeout)
+            return 0
+        inst.start(timeout=a.timeout)
+    except (ServerError, ServerDown) as e:
+        if not a.quiet:
+            print("server.py: %s" % e, file=sys.stderr)
+        return 3 if isinstance(e, ServerDown) and e.exit_status is None and a.cmd == "start" else 1
+    print("PID=%d" % inst.pid)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_cli(sys.argv[1:]))

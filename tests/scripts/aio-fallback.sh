@@ -7,38 +7,37 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${STEADY_BUILD:-${STEADY_CACHE:-$HOME/.cache/steady}/build/steady}
-MYSQLD=$BUILD/runtime_output_directory/mysqld
-MYSQL=$BUILD/runtime_output_directory/mysql
+LAB=$HERE/bench/lab   # mysqld is initialised and started by bench/lab/server.py
+eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+MYSQL=$CLIENT
 [[ -x $MYSQLD ]] || { echo "aio-fallback: SKIP: no mysqld at $MYSQLD"; exit 77; }
 command -v cc >/dev/null || { echo "aio-fallback: SKIP: no C compiler"; exit 77; }
 
 W=$(mktemp -d /tmp/aio-fallback.XXXXXX)
 pid=
-cleanup() { set +e; [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$W"; }
+cleanup() { set +e; [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"; rm -rf "$W"; }
 trap cleanup EXIT
 fail() { echo "aio-fallback: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
 
 cc -shared -fPIC -O2 -o "$W/shim.so" "$HERE/tests/scripts/io_setup_shim.c" -ldl
-user=(); [[ $(id -u) -eq 0 ]] && user=(--user=root)
-opts=(--no-defaults --basedir="$BUILD" --lc-messages-dir="$BUILD/share" "${user[@]}"
-  --datadir="$W/data" --log-error="$W/err.log" --log-error-verbosity=3
-  --innodb-buffer-pool-size=64M --skip-log-bin --innodb-aio-pending-ios-per-thread=1024)
-"$MYSQLD" "${opts[@]}" --initialize-insecure >/dev/null 2>&1 || fail "initialize"
+srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
+opts=(--log-error-verbosity=3 --innodb-buffer-pool-size=64M --skip-log-bin
+  --innodb-aio-pending-ios-per-thread=1024)
+python3 "$LAB/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
 rm -f "$W/err.log"
 
 before=$(cat /proc/sys/fs/aio-nr)
 # The probe context and two segment contexts succeed, the third segment fails.
-STEADY_IO_SETUP_OK_CALLS=3 LD_PRELOAD="$W/shim.so" \
-  "$MYSQLD" "${opts[@]}" --socket="$W/s.sock" --skip-networking >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 1 60); do
-  "$MYSQL" -uroot -S "$W/s.sock" -e 'SELECT 1' >/dev/null 2>&1 && break
-  kill -0 "$pid" 2>/dev/null || fail "mysqld exited instead of falling back"
-  sleep 1
-done
+rc=0
+out=$(python3 "$LAB/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 60 \
+        --env STEADY_IO_SETUP_OK_CALLS=3 --env LD_PRELOAD="$W/shim.so" \
+        -- "${opts[@]}" --skip-networking) || rc=$?
+case $rc in
+  0) eval "$out"; pid=$PID ;;
+  1) fail "mysqld exited instead of falling back" ;;
+  *) fail "server did not come up" ;;
+esac
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
-q 'SELECT 1' >/dev/null || fail "server did not come up"
 
 grep -q 'Linux native AIO setup failed with 1024 slots per segment; released the io_setup() contexts already created and falling back to simulated AIO' "$W/err.log" \
   || fail "no fallback warning in the error log"
@@ -56,7 +55,6 @@ after=$(cat /proc/sys/fs/aio-nr)
 q "CREATE DATABASE d; CREATE TABLE d.t (a INT PRIMARY KEY, b CHAR(100)) ENGINE=InnoDB;
    INSERT INTO d.t VALUES (1,'x'),(2,'y'),(3,'z'); CHECK TABLE d.t" | grep -q 'status	OK' \
   || fail "writes on simulated AIO"
-q 'SHUTDOWN' >/dev/null 2>&1 || true
-wait "$pid" 2>/dev/null || true
+python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
 pid=
 echo "aio-fallback: server started on simulated AIO after io_setup() EAGAIN, fs.aio-nr $before -> $after: PASS"

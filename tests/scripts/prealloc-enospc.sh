@@ -13,52 +13,57 @@ set -euo pipefail
 
 if [[ ${1:-} == --help ]]; then sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
-BUILD=${STEADY_BUILD:-${STEADY_CACHE:-$HOME/.cache/steady}/build/steady}
-MYSQLD=$BUILD/runtime_output_directory/mysqld
-MYSQL=$BUILD/runtime_output_directory/mysql
+LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
+eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+MYSQL=$CLIENT
 name=prealloc-enospc
 skip() { echo "$name: SKIP: $*"; exit 77; }
 [[ -x $MYSQLD ]] || skip "no mysqld at $MYSQLD"
 [[ $(id -u) -eq 0 ]] || skip "needs root for losetup and mount"
-for c in losetup mkfs.ext4 mount umount; do
-  command -v $c >/dev/null || skip "no $c"
-done
 
 W=$(mktemp -d /tmp/$name.XXXXXX)
 MNT=$W/mnt
-loopdev= pid=
+ID=$name-$$ pid=
 cleanup() {
   set +e  # undo everything even when a step fails
-  [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
-  [[ -n $loopdev ]] && losetup -d "$loopdev"
+  [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
+  python3 "$LAB/device.py" down --id "$ID"
   rm -rf "$W"
 }
 trap cleanup EXIT
 fail() { echo "$name: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
 
-truncate -s 96M "$W/fs.img"
-loopdev=$(losetup -f --show "$W/fs.img" 2>/dev/null) || skip "no free loop device"
-mkfs.ext4 -q -m 0 "$loopdev"
-mkdir -p "$MNT" && mount "$loopdev" "$MNT"
+# A 96 MiB ext4 on a loop device (LOOP, MOUNT), through the host page cache.
+rc=0
+dev=$(python3 "$LAB/device.py" up --id "$ID" --owner-pid $$ --size-gb 0.09375 --no-direct-io \
+        --image "$W/fs.img" --mount "$MNT" 2>"$W/up.err") || rc=$?
+case $rc in
+  0) eval "$dev" ;;
+  77) skip "$(sed 's/^device.py: cannot make the device here: //' "$W/up.err")" ;;
+  *) grep -q 'no free loop device' "$W/up.err" && skip "no free loop device"
+     fail "$(cat "$W/up.err")" ;;
+esac
 # 8 MiB of scratch data to free later.
 dd if=/dev/zero of="$MNT/scratch" bs=1M count=8 status=none
 
-opts=(--no-defaults --basedir="$BUILD" --lc-messages-dir="$BUILD/share" --user=root
-  --datadir="$W/data" --log-error="$W/err.log" --innodb-buffer-pool-size=64M
-  --innodb-redo-log-capacity=32M --innodb-directories="$MNT"
-  --socket="$W/s.sock" --skip-networking)
-"$MYSQLD" "${opts[@]}" --initialize-insecure >/dev/null 2>&1 || fail "initialize"
+srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
+opts=(--innodb-buffer-pool-size=64M --innodb-redo-log-capacity=32M --innodb-directories="$MNT"
+  --skip-networking)
+python3 "$LAB/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
 
 start() {
-  "$MYSQLD" "${opts[@]}" >/dev/null 2>&1 &
-  pid=$!
-  for _ in $(seq 1 90); do
-    "$MYSQL" -uroot -S "$W/s.sock" -e 'SELECT 1' >/dev/null 2>&1 && return 0
-    kill -0 "$pid" 2>/dev/null || fail "mysqld exited during startup"
-    sleep 1
-  done
-  fail "mysqld did not start"
+  local out rc=0
+  out=$(python3 "$LAB/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 90 -- "${opts[@]}") || rc=$?
+  case $rc in
+    0) eval "$out"; pid=$PID ;;
+    1) fail "mysqld exited during startup" ;;
+    *) fail "mysqld did not start" ;;
+  esac
+}
+# Clean shutdown; returns once mysqld is gone.
+shutdown() {
+  python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
+  pid=
 }
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
 # Runs a statement, prints the client's error number (0 on success).
@@ -119,15 +124,11 @@ e=$(errno_of "ALTER TABLESPACE \`d/t\` SET EXTENT_SIZE = $((size2 + 2 * 1048576)
 q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after freeing space"
 
 # Restart: every acknowledged row is durable.
-q 'SHUTDOWN' >/dev/null 2>&1 || true
-wait "$pid" 2>/dev/null || true
-pid=
+shutdown
 start
 got=$(q "SELECT COUNT(*) FROM d.t")
 [[ $got == "$acked" ]] || fail "after restart: $got rows, $acked acknowledged"
 q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after restart"
 if grep -E '\[ERROR\].*(Assertion|corrupt)' "$W/err.log"; then fail "assertion or corruption in the error log"; fi
-q 'SHUTDOWN' >/dev/null 2>&1 || true
-wait "$pid" 2>/dev/null || true
-pid=
+shutdown
 echo "$name: space freed: writes and SET EXTENT_SIZE resumed; after restart $acked rows, CHECK TABLE OK: PASS"

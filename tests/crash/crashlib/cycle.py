@@ -1,0 +1,134 @@
+"""One kill/restart cycle, --prealloc's scratch table, the cycle's line."""
+
+import subprocess
+import time
+
+from .common import DB, PREALLOC_GTID_TAG, HarnessError
+from .verify import check_table_problems
+from .workload import LIVE_WORKERS, Worker
+
+# --prealloc: each table is preallocated before the run, and every other cycle
+# kills mysqld PREALLOC_LEAD seconds into a preallocation of a scratch table
+# to PREALLOC_TARGET, far more than can be written in that time. The scratch
+# table is dropped after the check, so the datadir does not grow per cycle.
+PREALLOC_TABLE_SIZE = "64M"
+PREALLOC_TARGET = "8G"
+PREALLOC_LEAD = 0.7
+SCRATCH_ROWS = 2000
+
+
+def group_commit_counters(server):
+    """(Binlog_commits, Binlog_group_commits) since the last start, or None
+    where the server has no such counters (vanilla)."""
+    try:
+        rows = dict(server.sql("SHOW GLOBAL STATUS WHERE Variable_name IN "
+                               "('Binlog_commits', 'Binlog_group_commits')"))
+    except HarnessError:
+        return None
+    if len(rows) != 2:
+        return None
+    return int(rows["Binlog_commits"]), int(rows["Binlog_group_commits"])
+
+
+def preallocate_tables(server, tables):
+    server.sql(" ".join(f"ALTER TABLESPACE `{DB}/t{k}` SET EXTENT_SIZE = {PREALLOC_TABLE_SIZE};"
+                        for k in range(1, tables + 1)))
+
+
+def create_scratch(server):
+    server.sql(f"SET gtid_next = 'AUTOMATIC:{PREALLOC_GTID_TAG}'; "
+               f"SET SESSION cte_max_recursion_depth = {SCRATCH_ROWS + 1}; "
+               f"DROP TABLE IF EXISTS {DB}.scratch; "
+               f"CREATE TABLE {DB}.scratch (id INT NOT NULL PRIMARY KEY, pad CHAR(200) NOT NULL) "
+               f"ENGINE=InnoDB; "
+               f"INSERT INTO {DB}.scratch WITH RECURSIVE n(i) AS "
+               f"(SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {SCRATCH_ROWS}) "
+               f"SELECT i, REPEAT('s', 200) FROM n;")
+
+
+def start_scratch_prealloc(server):
+    return subprocess.Popen(
+        server.client_cmd() + ["-e", f"SET gtid_next = 'AUTOMATIC:{PREALLOC_GTID_TAG}'; "
+                                     f"ALTER TABLESPACE `{DB}/scratch` "
+                                     f"SET EXTENT_SIZE = {PREALLOC_TARGET}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def scratch_problems(server):
+    """After recovery the scratch table has all its rows and checks clean."""
+    problems = []
+    rows = server.sql(f"SELECT COUNT(*) FROM {DB}.scratch")[0][0]
+    if rows != str(SCRATCH_ROWS):
+        problems.append(f"PREALLOC: scratch table has {rows} rows, expected {SCRATCH_ROWS}")
+    bad = check_table_problems(server.sql(f"CHECK TABLE {DB}.scratch"))
+    if bad:
+        problems.append("PREALLOC: CHECK TABLE scratch: " + "; ".join(" ".join(x) for x in bad[:3]))
+    server.sql(f"SET gtid_next = 'AUTOMATIC:{PREALLOC_GTID_TAG}'; DROP TABLE {DB}.scratch")
+    return problems
+
+
+def run_cycle(server, ledger, verifier, cycle, args, rng, errdir):
+    if args.prealloc and cycle % 2 == 0:
+        create_scratch(server)
+    workers = [Worker(server, ledger, cycle, t, args.tables, errdir)
+               for t in range(1, args.threads + 1)]
+    LIVE_WORKERS[:] = workers
+    for w in workers:
+        w.start()
+    run_for = rng.uniform(args.min_seconds, args.max_seconds)
+    alter = None
+    if args.prealloc and cycle % 2 == 0:
+        lead = min(PREALLOC_LEAD, run_for / 2)
+        time.sleep(run_for - lead)
+        alter = start_scratch_prealloc(server)
+        time.sleep(lead)
+        prealloc_running = alter.poll() is None
+    else:
+        time.sleep(run_for)
+    group_commit = group_commit_counters(server)   # the cycle's, counters start at 0
+    server.kill()   # first, so the load is running at the moment of the kill
+    for w in workers:
+        w.killed.set()
+    for w in workers:
+        w.reap(60)
+    LIVE_WORKERS.clear()
+    harness = [f"thread {w.thread_no}: {w.problem}" for w in workers if w.problem]
+    harness += [f"thread {w.thread_no}: {w.stopped[1]} {server.killed_at - w.stopped[0]:.3f}s "
+                f"before the kill (see {w.err_path})"
+                for w in workers if w.stopped and w.stopped[0] < server.killed_at]
+    recovery = server.start()
+    r = verifier.verify(cycle)
+    r.update(seconds=run_for, recovery=recovery, prealloc="",
+             binlog_commits=group_commit[0] if group_commit else "",
+             binlog_groups=group_commit[1] if group_commit else "")
+    if alter is not None:
+        _, alter_err = alter.communicate(timeout=60)
+        r["prealloc"] = "during" if prealloc_running else "after"
+        if not prealloc_running and alter.returncode != 0:
+            r["problems"].append(f"PREALLOC: the preallocation failed before the kill: "
+                                 f"{alter_err.strip()}")
+        r["problems"] += scratch_problems(server)
+    if harness:
+        r["problems"].append("HARNESS: " + "; ".join(harness))
+    return r
+
+
+def cycle_line(cycle, cycles, r):
+    gt = "n/a" if r["gtids"] is None else f"{r['gtids']}"
+    status = "OK" if not r["problems"] else "FAIL"
+    return (f"cycle {cycle}/{cycles}: killed after {r['seconds']:.1f}s, recovered in "
+            f"{r['recovery']:.1f}s; sent {r['sent']} acked {r['acked']} "
+            f"unacked {r['unacked']} (present {r['unacked_present']}, "
+            f"absent {r['unacked'] - r['unacked_present']}); total complete {r['rows']} "
+            f"gtids {gt}; lost {r['lost']} partial {r['partial']} "
+            f"check-errors {r['check_errors']} log-errors {r['log_errors']}"
+            f"{'; binlog group commit %s trx in %s groups' % (r['binlog_commits'], r['binlog_groups']) if r['binlog_groups'] != '' else ''}"
+            f"{'; killed during a preallocation' if r['prealloc'] == 'during' else ''}"
+            f"{'; preallocation ended before the kill' if r['prealloc'] == 'after' else ''}"
+            f"  {status}")
+
+
+CSV_FIELDS = ["cycle", "seconds", "recovery", "sent", "acked", "unacked", "unacked_present",
+              "rows", "gtids", "lost", "partial", "phantom", "vanished", "resurrected",
+              "bad_rows", "check_errors", "log_errors", "prealloc", "binlog_commits",
+              "binlog_groups"]
