@@ -128,6 +128,8 @@ class StatusPoller:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.reader.join(timeout=5)
+        self.proc.stdout.close()
 
 
 def _num(d, name):

@@ -99,10 +99,12 @@ class BulkLoader:
         """Wait up to `wait` s for the load to end; then stop the client."""
         self.thread.join(timeout=wait)
         if self.thread.is_alive():
+            # Said first, so the client's death by our kill is not taken for
+            # a failure of its own.
+            self.error = self.error or ("load still running %d s after the OLTP run ended: stopped" % wait)
             if self.proc and self.proc.poll() is None:
                 try:
                     os.killpg(self.proc.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
             self.thread.join(timeout=10)
-            self.error = self.error or ("load still running %d s after the OLTP run ended: stopped" % wait)

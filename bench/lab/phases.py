@@ -290,6 +290,7 @@ def measure(spec, inst, fs, redo_bytes, res):
         ct.join(timeout=10)
         client_ticks = proc_cpu_ticks(poller.proc.pid) or 0
         poller.close()
+        sb.stdout.close()
         sblog.close()
         poll_err.close()
         if sb.poll() is None:

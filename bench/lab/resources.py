@@ -12,7 +12,7 @@ import signal
 import time
 
 from . import device, paths
-from .proc import log, proc_start_time
+from .proc import log, pid_running, proc_start_time
 
 
 class Resources:
@@ -60,7 +60,17 @@ class Resources:
 
 
 def _pid_matches(entry):
-    return proc_start_time(entry["pid"]) == entry["start"]
+    """The recorded process is still there and alive (same pid and start
+    time; a zombie, killed but not yet reaped by us, counts as gone)."""
+    return pid_running(entry["pid"]) and proc_start_time(entry["pid"]) == entry["start"]
+
+
+def _reap(pid):
+    """Collect our own child's exit, if it is one, so it leaves no zombie."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
 
 
 def _kill_recorded(entries, note, errors):
@@ -73,6 +83,7 @@ def _kill_recorded(entries, note, errors):
         except ProcessLookupError:
             pass
         for _ in range(100):
+            _reap(entry["pid"])
             if not _pid_matches(entry):
                 break
             time.sleep(0.1)

@@ -112,6 +112,14 @@ class Teardown(unittest.TestCase):
         self.assertFalse(os.path.exists(image) or os.path.exists(mount) or os.path.exists(cgroup))
         self.assertEqual(notes, ["removing %s" % image, "removing cgroup %s" % cgroup])
 
+    def test_keep_image(self):
+        image, mount = os.path.join(self.tmp, "x.img"), os.path.join(self.tmp, "mnt")
+        open(image, "w").close()
+        os.mkdir(mount)
+        self.assertEqual(D.teardown(image, None, mount, None, keep_image=True), [])
+        self.assertTrue(os.path.exists(image))
+        self.assertFalse(os.path.exists(mount))
+
     def test_group_that_stays_is_an_error(self):
         cgroup = os.path.join(self.tmp, "cg")
         os.mkdir(cgroup)

@@ -1,0 +1,354 @@
+"""lab.phases: the run's my.cnf options, the merge of sysbench's and the
+collector's rows, settle and the durability check against a fake Sql, the
+server start against the fake mysqld, and one whole execute() on a real
+loop device with the fake mysqld, client and sysbench (where the host can
+make devices).
+
+Run: python3 -m unittest discover -s bench/tests -v
+"""
+
+import contextlib
+import csv
+import io
+import json
+import os
+import shutil
+import tempfile
+import time
+import unittest
+from unittest import mock
+
+import fakes
+from lab import device, phases as PH
+from lab import summary as S
+from lab.resources import Resources, teardown_state
+from lab.scenarios import DEVICES, build_scenario
+from lab.server import Binaries
+
+MiB = 1024 ** 2
+
+# sysbench: prepare and cleanup succeed at once; run prints the start line,
+# then one SB line a second for --time seconds, like our workloads.
+FAKE_SYSBENCH = r'''
+import sys, time
+args = sys.argv[1:]
+with open(__file__ + ".calls", "a") as f:
+    f.write(" ".join(args) + "\n")
+if args[-1] == "run":
+    secs = int(next(a for a in args if a.startswith("--time="))[7:])
+    print("Initializing worker threads...")
+    print("Threads started!", flush=True)
+    t0 = time.monotonic()
+    for i in range(1, secs + 1):
+        time.sleep(max(0, t0 + i - time.monotonic()))
+        print("SB,%d,4,%d.00,2000.00,1.000,2.000,5.000,0.00,0.00" % (i, 100 + i), flush=True)
+'''
+
+
+def quiet():
+    return contextlib.redirect_stdout(io.StringIO())
+
+
+def fake_binaries(root, flavour="mysql"):
+    if flavour == "mysql":
+        return Binaries("steady", "mysql", fakes.make_build_dir(os.path.join(root, "build")))
+    prefix = os.path.join(root, "usr")
+    fakes.write_script(os.path.join(prefix, "sbin", "mariadbd"), fakes.FAKE_MYSQLD)
+    fakes.write_script(os.path.join(prefix, "bin", "mariadb"), fakes.FAKE_CLIENT)
+    return Binaries("mariadb", "mariadb", prefix)
+
+
+def make_spec(tmp, binaries, sc=None, dev=None, extra=(), **kw):
+    args = dict(run_id="01-steady-t4-r1", rundir=os.path.join(tmp, "runs", "01"),
+                arm=PH.Arm("steady", binaries), sc=sc or build_scenario("smoke"),
+                dev=dev or DEVICES["ssd"], device_name="ssd", threads=4, repeat=1,
+                scenario_label="smoke", extra_options=list(extra), sysbench_args=[])
+    args.update(kw)
+    return PH.RunSpec(**args)
+
+
+WHERE = {"datadir": "/l/data", "tmpdir": "/l/tmp", "socket": "/t/s.sock", "pidfile": "/t/p",
+         "errlog": "/r/mysqld.err"}
+
+
+class Tmp(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="steady-test-phases-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+
+class ServerOptions(Tmp):
+    def test_durable_sized_and_located(self):
+        b = fake_binaries(self.tmp)
+        sc = build_scenario("stall", quick=True)
+        o = PH.server_options(b, sc, DEVICES["cloud"], WHERE, [])
+        d = dict(o)
+        self.assertEqual(len(d), len(o))                    # every option once
+        for k, v in (("log-bin", "binlog"), ("sync_binlog", "1"), ("innodb_flush_log_at_trx_commit", "1"),
+                     ("server-id", "1"), ("innodb_flush_method", "O_DIRECT"), ("skip-networking", None)):
+            self.assertEqual(d[k], v, k)
+        self.assertEqual(d["innodb_buffer_pool_size"], str(256 * MiB))
+        self.assertEqual(d["innodb_redo_log_capacity"], str(256 * MiB))
+        self.assertEqual((d["innodb_io_capacity"], d["innodb_io_capacity_max"]), ("3000", "6000"))
+        self.assertEqual((d["datadir"], d["socket"], d["log-error"], d["pid-file"], d["tmpdir"]),
+                         ("/l/data", "/t/s.sock", "/r/mysqld.err", "/t/p", "/l/tmp"))
+        self.assertEqual(d["basedir"], b.basedir)
+        self.assertEqual(d["plugin-dir"], b.plugin_dir)
+        self.assertEqual([k for k, _ in o].count("basedir"), 1)
+        self.assertNotIn("innodb_log_file_size", d)
+
+    def test_user_sets_replace(self):
+        b = fake_binaries(self.tmp)
+        o = PH.server_options(b, build_scenario("smoke"), DEVICES["ssd"], WHERE,
+                              [("sync-binlog", "0"), ("innodb-io-capacity", "123"), ("innodb_doublewrite", "OFF")])
+        names = [k.replace("-", "_") for k, _ in o]
+        self.assertEqual(names.count("sync_binlog"), 1)
+        self.assertEqual(names.count("innodb_io_capacity"), 1)
+        d = dict(o)
+        self.assertEqual((d["sync-binlog"], d["innodb-io-capacity"], d["innodb_doublewrite"]), ("0", "123", "OFF"))
+        self.assertNotIn("sync_binlog", d)
+        self.assertEqual(d["innodb_io_capacity_max"], "16000")
+
+    def test_mariadb(self):
+        b = fake_binaries(self.tmp, "mariadb")
+        d = dict(PH.server_options(b, build_scenario("smoke"), DEVICES["ssd"], WHERE, []))
+        self.assertEqual(d["innodb_log_file_size"], str(64 * MiB))
+        self.assertEqual(d["binlog_format"], "ROW")
+        self.assertNotIn("innodb_redo_log_capacity", d)
+        self.assertEqual(d["sync_binlog"], "1")
+
+
+class MergeRows(Tmp):
+    def test_one_row_per_sysbench_second(self):
+        spec = make_spec(self.tmp, fake_binaries(self.tmp))
+        sb = {2: {"tps": "20"}, 1: {"tps": "10", "p99_ms": "3"}}
+        coll = {1: {"dirty_pct": "5.00", "tps": "999"}, 3: {"dirty_pct": "9"}}
+        rows = PH.merge_rows(spec, sb, coll)
+        self.assertEqual([r["second"] for r in rows], [1, 2])           # sysbench decides the seconds
+        self.assertEqual([list(r) for r in rows], [S.PER_SECOND_COLUMNS] * 2)
+        self.assertEqual((rows[0]["tps"], rows[0]["p99_ms"], rows[0]["dirty_pct"]), ("999", "3", "5.00"))
+        self.assertEqual((rows[1]["tps"], rows[1]["dirty_pct"]), ("20", ""))
+        self.assertEqual({k: rows[1][k] for k in ("run_id", "scenario", "workload", "server", "flavour",
+                                                  "device", "threads", "repeat")},
+                         {"run_id": "01-steady-t4-r1", "scenario": "smoke", "workload": "multi_insert",
+                          "server": "steady", "flavour": "mysql", "device": "ssd", "threads": 4, "repeat": 1})
+
+    def test_sysbench_command_from_the_spec(self):
+        sc = build_scenario("bulk_load", quick=True)
+        spec = make_spec(self.tmp, fake_binaries(self.tmp), sc=sc, sysbench_args=["--rate=50"])
+        run = PH.sysbench(spec, "/s", "run", 4)
+        self.assertEqual(run[-3:], ["--rate=200", "--rate=50", "run"])
+        self.assertIn("--tables=%d" % sc["tables"], run)
+        self.assertIn("--time=%d" % sc["duration"], run)
+        self.assertNotIn("--rate=200", PH.sysbench(spec, "/s", "prepare", 2))
+
+
+class FakeSql:
+    """Answers @@global reads from `variables` and the dirty-page count from
+    `dirty` (one value per read); records every statement."""
+
+    def __init__(self, variables, dirty=(), fail_after=None):
+        self.variables = variables
+        self.dirty = list(dirty)
+        self.statements = []
+        self.fail_after = fail_after
+
+    def value(self, sql, timeout=60):
+        self.statements.append(sql)
+        if sql.startswith("SELECT @@global."):
+            return self.variables.get(sql[len("SELECT @@global."):])
+        if sql == "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'":
+            if self.fail_after is not None and len(self.statements) > self.fail_after:
+                raise RuntimeError("connection lost")
+            return self.dirty.pop(0)
+        raise AssertionError("unexpected " + sql)
+
+    def query(self, sql, timeout=60, check=True):
+        self.statements.append(sql)
+        return ""
+
+    def sets(self):
+        return [s for s in self.statements if s.startswith("SET GLOBAL")]
+
+
+ORIG = {"innodb_max_dirty_pages_pct_lwm": "10", "innodb_max_dirty_pages_pct": "90"}
+FLUSH_ALL = ["SET GLOBAL innodb_max_dirty_pages_pct_lwm=0", "SET GLOBAL innodb_max_dirty_pages_pct=0"]
+RESTORE = ["SET GLOBAL innodb_max_dirty_pages_pct=90", "SET GLOBAL innodb_max_dirty_pages_pct_lwm=10"]
+
+
+class Settle(unittest.TestCase):
+    def test_flushes_until_clean_then_restores(self):
+        sql = FakeSql(ORIG, dirty=["5000", "100", "0"])
+        slept = []
+        with quiet(), mock.patch.object(PH, "time", mock.Mock(monotonic=time.monotonic, sleep=slept.append)):
+            secs, dirty = PH.settle(sql, 30, "r")
+        self.assertEqual(dirty, "100")                      # <= 100 is clean enough
+        self.assertEqual(slept, [1])                        # it waited once for the flush
+        self.assertEqual(sql.dirty, ["0"])                  # and stopped polling when clean
+        self.assertEqual(sql.sets(), FLUSH_ALL + RESTORE)
+
+    def test_gives_up_at_timeout_and_restores(self):
+        sql = FakeSql(ORIG, dirty=["5000"] * 10)
+        with quiet():
+            secs, dirty = PH.settle(sql, 0, "r")
+        self.assertEqual((secs, dirty), (0.0, None))
+        self.assertEqual(sql.sets(), FLUSH_ALL + RESTORE)
+
+    def test_restores_after_an_error(self):
+        sql = FakeSql(ORIG, dirty=["5000"], fail_after=4)
+        with quiet(), self.assertRaisesRegex(RuntimeError, "connection lost"):
+            PH.settle(sql, 30, "r")
+        self.assertEqual(sql.sets(), FLUSH_ALL + RESTORE)
+
+    def test_unknown_variable_not_restored(self):
+        sql = FakeSql({"innodb_max_dirty_pages_pct": "75"}, dirty=["0"])
+        with quiet():
+            PH.settle(sql, 30, "r")
+        self.assertEqual(sql.sets(), FLUSH_ALL + ["SET GLOBAL innodb_max_dirty_pages_pct=75"])
+
+
+DURABLE = {"log_bin": "1", "sync_binlog": "1", "innodb_flush_log_at_trx_commit": "1",
+           "innodb_buffer_pool_size": "134217728", "innodb_io_capacity": "8000", "innodb_io_capacity_max": "16000",
+           "innodb_flush_method": "O_DIRECT", "version": "9.7.2-steady", "innodb_redo_log_capacity": "67108864"}
+
+
+class CheckDurable(Tmp):
+    def test_durable_server(self):
+        redo, version = PH.check_durable(FakeSql(DURABLE), "mysql", self.tmp, False)
+        self.assertEqual((redo, version), (64 * MiB, "9.7.2-steady"))
+        with open(os.path.join(self.tmp, "variables.json")) as f:
+            self.assertEqual(json.load(f), DURABLE)
+
+    def test_mariadb_reads_its_redo_variable(self):
+        v = dict(DURABLE, log_bin="ON", innodb_log_file_size="1048576")
+        del v["innodb_redo_log_capacity"]
+        self.assertEqual(PH.check_durable(FakeSql(v), "mariadb", self.tmp, False)[0], 1048576)
+
+    def test_refuses_non_durable(self):
+        for var, val in (("sync_binlog", "0"), ("innodb_flush_log_at_trx_commit", "2"), ("log_bin", "0"),
+                         ("log_bin", None)):
+            with self.assertRaises(PH.RunFailed) as cm:
+                PH.check_durable(FakeSql(dict(DURABLE, **{var: val})), "mysql", self.tmp, False)
+            self.assertIn("server is not running durable", str(cm.exception))
+            self.assertIn("%s=%s" % (var, val), str(cm.exception))
+            self.assertIn("--allow-non-durable to accept", str(cm.exception))
+        # Written even when refused: the evidence of what the server ran with.
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "variables.json")))
+
+    def test_allow_non_durable(self):
+        self.assertEqual(PH.check_durable(FakeSql(dict(DURABLE, sync_binlog="0")), "mysql", self.tmp, True),
+                         (64 * MiB, "9.7.2-steady"))
+
+
+class StartServer(Tmp):
+    def setUp(self):
+        super().setUp()
+        self.b = fake_binaries(self.tmp)
+        self.res = Resources("start-test", state_dir=os.path.join(self.tmp, "state"))
+        self.addCleanup(self.res.teardown, True)
+        sockdir = os.path.join(self.tmp, "sock")
+        os.mkdir(sockdir)
+        self.fs = {"cgroup": None, "loop": "/dev/loop-fake", "mount": self.tmp,
+                   "where": {"datadir": os.path.join(self.tmp, "data"), "tmpdir": os.path.join(self.tmp, "tmp"),
+                             "socket": os.path.join(sockdir, "mysqld.sock"),
+                             "pidfile": os.path.join(sockdir, "mysqld.pid"),
+                             "errlog": os.path.join(self.tmp, "mysqld.err")}}
+
+    def test_initialise_start_and_create_the_database(self):
+        spec = make_spec(self.tmp, self.b, extra=[("fake_delay", "0.05")])
+        os.makedirs(spec.rundir)
+        with quiet():
+            inst, init_s = PH.start_server(spec, self.fs, self.res)
+        self.addCleanup(fakes.kill_quietly, inst.proc)
+        self.assertTrue(inst.alive())
+        self.assertIsInstance(init_s, float)
+        with open(os.path.join(spec.rundir, "my.cnf")) as f:
+            cnf = f.read()
+        self.assertTrue(cnf.startswith("# written by bench/run\n[mysqld]\n"))
+        self.assertIn("datadir=%s\n" % self.fs["where"]["datadir"], cnf)
+        self.assertIn("fake_delay=0.05\n", cnf)
+        self.assertTrue(os.path.exists(os.path.join(self.fs["where"]["datadir"], "initialized")))
+        self.assertTrue(os.path.exists(os.path.join(spec.rundir, "initialize.log")))
+        self.assertEqual([p["what"] for p in self.res.state["pids"]], ["initialize", "mysqld"])
+        self.assertEqual(self.res.state["pids"][1]["pid"], inst.pid)
+        self.assertIn("CREATE DATABASE IF NOT EXISTS sbtest", fakes.client_queries(self.b.path))
+        self.assertTrue(inst.stop(timeout=10))
+
+    def test_start_failure_is_a_failed_run(self):
+        spec = make_spec(self.tmp, self.b, extra=[("fake_mode", "exit_early")])
+        os.makedirs(spec.rundir)
+        with quiet(), self.assertRaises(PH.RunFailed) as cm:
+            PH.start_server(spec, self.fs, self.res)
+        self.assertIn("mysqld exited with status 3 while starting", str(cm.exception))
+
+
+def host_can_make_devices():
+    return os.geteuid() == 0 and not device.host_problems(need_throttle=True)
+
+
+@unittest.skipUnless(host_can_make_devices(), "needs root, loop devices, mkfs.ext4 and cgroup-v1 blkio")
+class Execute(Tmp):
+    """One whole server run: real loop device and cgroup, fake mysqld,
+    client and sysbench; then nothing of it is left."""
+
+    def test_one_run_start_to_teardown(self):
+        cache = os.path.join(self.tmp, "cache")
+        bindir = os.path.join(self.tmp, "bin")
+        fakes.write_script(os.path.join(bindir, "sysbench"), FAKE_SYSBENCH)
+        b = fake_binaries(self.tmp)
+        fakes.set_answers(b.path, dict(DURABLE, innodb_max_dirty_pages_pct="90",
+                                       innodb_max_dirty_pages_pct_lwm="10"), {})
+        sc = dict(build_scenario("smoke"), duration=2, warmup=0, image_gb=1)
+        dev = {"about": "test", "caps": {"write_iops": 5000}, "io_capacity": 100, "io_capacity_max": 200}
+        spec = make_spec(self.tmp, b, sc=sc, dev=dev, extra=[("fake_delay", "0.05")], index=99)
+        sockdir = "/tmp/steady-bench-%d-99" % os.getpid()
+        self.addCleanup(shutil.rmtree, sockdir, True)
+        env = {"STEADY_CACHE": cache, "PATH": bindir + os.pathsep + os.environ["PATH"]}
+        self.addCleanup(self.force_cleanup, cache)
+        with mock.patch.dict(os.environ, env), quiet():
+            info, rows = PH.execute(spec)
+        self.assert_nothing_left(cache)
+
+        self.assertEqual(info["status"], "ok", info["error"])
+        self.assertEqual(info["server_version"], "9.7.2-steady")
+        self.assertTrue(info["journal_thread_capped"])
+        self.assertEqual(info["settle_dirty_pages"], "0")
+        self.assertEqual([r["second"] for r in rows], [1, 2])
+        self.assertEqual([r["tps"] for r in rows], ["101.00", "102.00"])
+        self.assertEqual(info["summary"]["mean_tps"], 101.5)
+        for r in rows:
+            self.assertNotEqual(r["dev_util_pct"], "")          # from the real loop device
+            self.assertNotEqual(r["dev_cap_pct"], "")
+            self.assertGreater(float(r["pages_flushed_ps"]), 0)  # from the status client
+            self.assertNotEqual(r["dirty_pages"], "")
+            self.assertNotEqual(r["mysqld_cpu_pct"], "")
+        with open(os.path.join(spec.rundir, "per_second.csv"), newline="") as f:
+            self.assertEqual(len(list(csv.DictReader(f))), 2)
+        for name in ("my.cnf", "variables.json", "prepare.log", "sysbench.log", "initialize.log", "mysqld.err"):
+            self.assertTrue(os.path.exists(os.path.join(spec.rundir, name)), name)
+        with open(os.path.join(bindir, "sysbench.calls")) as f:
+            calls = f.read().splitlines()
+        self.assertEqual([c.split()[-1] for c in calls], ["prepare", "run"])
+        with open(os.path.join(spec.rundir, "mysqld.err")) as f:
+            self.assertIn("fake: shutdown complete", f.read())   # stopped, not killed
+        self.assertFalse(os.path.exists(sockdir))
+
+    def force_cleanup(self, cache):
+        """Only if the test failed half-way: undo what the run recorded."""
+        state = os.path.join(cache, "bench", "state")
+        for fn in os.listdir(state) if os.path.isdir(state) else []:
+            with open(os.path.join(state, fn)) as f, quiet():
+                teardown_state(json.load(f))
+
+    def assert_nothing_left(self, cache):
+        state, mnt, images = (os.path.join(cache, "bench", d) for d in ("state", "mnt", "images"))
+        self.assertEqual(os.listdir(state), [])
+        self.assertEqual(os.listdir(mnt), [])
+        self.assertEqual(os.listdir(images), [])
+        self.assertEqual([g for g in os.listdir(device.CGROUP_ROOT)
+                          if g.startswith("steady-bench-01-steady-t4-r1-%d" % os.getpid())], [])
+        with open("/proc/self/mountinfo") as f:
+            self.assertNotIn(cache, f.read())
+
+if __name__ == "__main__":
+    unittest.main()
