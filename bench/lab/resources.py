@@ -65,13 +65,6 @@ def _pid_matches(entry):
     return pid_running(entry["pid"]) and proc_start_time(entry["pid"]) == entry["start"]
 
 
-def _reap(pid):
-    """Collect our own child's exit, if it is one, so it leaves no zombie."""
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
-
 
 def _kill_recorded(entries, note, errors):
     for entry in reversed(entries):
@@ -82,8 +75,10 @@ def _kill_recorded(entries, note, errors):
             os.kill(entry["pid"], signal.SIGKILL)
         except ProcessLookupError:
             pass
+        # A killed child of ours stays a zombie until its Popen owner waits
+        # for it: _pid_matches counts that as gone, and leaves the exit
+        # status to the owner.
         for _ in range(100):
-            _reap(entry["pid"])
             if not _pid_matches(entry):
                 break
             time.sleep(0.1)

@@ -51,7 +51,7 @@ class SysbenchCmd(unittest.TestCase):
         self.assertEqual(c[1], os.path.join(paths.WORKLOAD_DIR, "multi_insert.lua"))
         for w in WORKLOADS:
             lua = C.sysbench_cmd(w, "/s", 1, 1, 1, "prepare")[1]
-            self.assertTrue(os.path.isfile(lua), lua)
+            self.assertIs(bool(os.path.isfile(lua)), True, lua)
 
 
 class Parsing(unittest.TestCase):
@@ -74,7 +74,7 @@ class Parsing(unittest.TestCase):
             self.assertIsNone(C.parse_report_line(line), line)
 
     def test_started_line(self):
-        self.assertTrue(C.is_started_line("Threads started!\n"))
+        self.assertIs(bool(C.is_started_line("Threads started!\n")), True)
         self.assertFalse(C.is_started_line("Initializing worker threads...\n"))
 
     def test_offered_rate(self):

@@ -60,8 +60,8 @@ class StatusSql(unittest.TestCase):
             self.assertIn("'%s'" % name, sql)
         self.assertIn("SELECT 'ps_binlog_misc', COUNT_MISC", sql)
         self.assertIn("SELECT 'ps_trx_rw', SUM(COUNT_READ_WRITE)", sql)
-        self.assertTrue(sql.endswith("SELECT '__end__', 7;\n"))
-        self.assertTrue(all(line.endswith(";") for line in sql.splitlines()))
+        self.assertIs(bool(sql.endswith("SELECT '__end__', 7;\n")), True)
+        self.assertIs(bool(all(line.endswith(";") for line in sql.splitlines())), True)
 
     def test_mariadb_round_has_no_performance_schema(self):
         sql = K.status_sql("mariadb", 1)
@@ -150,12 +150,12 @@ class Clock(unittest.TestCase):
         c = K.RunClock()
         self.assertFalse(c.started.is_set())
         c.mark()
-        self.assertTrue(c.started.is_set())
+        self.assertIs(bool(c.started.is_set()), True)
         self.assertAlmostEqual(c.t_start, time.monotonic(), delta=1)
         self.assertAlmostEqual(c.t_start_epoch, time.time(), delta=1)
         c = K.RunClock()
         c.release()
-        self.assertTrue(c.started.is_set())
+        self.assertIs(bool(c.started.is_set()), True)
         self.assertIsNone(c.t_start)
 
 
@@ -211,7 +211,7 @@ class Poller(unittest.TestCase):
         p.poll(0.2)                                 # round 2 does not come back in time
         self.assertLess(time.monotonic() - t0, 1)
         self.assertIs(p.latest, first)
-        self.assertTrue(p.pending)
+        self.assertIs(bool(p.pending), True)
         p.poll(0.2)                                 # still pending: no round 3 asked
         self.assertEqual(p.seq, 2)
         p.poll(5)                                   # waits for the pending round

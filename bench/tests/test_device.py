@@ -117,7 +117,7 @@ class Teardown(unittest.TestCase):
         open(image, "w").close()
         os.mkdir(mount)
         self.assertEqual(D.teardown(image, None, mount, None, keep_image=True), [])
-        self.assertTrue(os.path.exists(image))
+        self.assertIs(bool(os.path.exists(image)), True)
         self.assertFalse(os.path.exists(mount))
 
     def test_group_that_stays_is_an_error(self):
@@ -126,7 +126,7 @@ class Teardown(unittest.TestCase):
         open(os.path.join(cgroup, "busy"), "w").close()      # rmdir fails, like a group with tasks
         with mock.patch.object(D.time, "sleep"):
             self.assertEqual(D.teardown(None, None, None, cgroup), ["could not remove cgroup %s" % cgroup])
-        self.assertTrue(os.path.isdir(cgroup))
+        self.assertIs(bool(os.path.isdir(cgroup)), True)
 
     def test_still_mounted_keeps_mount_point_and_image(self):
         # The unmount fails (umount made to fail, the directory made to look
@@ -144,8 +144,8 @@ class Teardown(unittest.TestCase):
             errors = D.teardown(image, None, mount, None)
         self.assertEqual(errors, ["could not unmount %s" % mount])
         self.assertEqual(calls[0], ["umount", mount])
-        self.assertTrue(os.path.isdir(mount))
-        self.assertTrue(os.path.exists(image))
+        self.assertIs(bool(os.path.isdir(mount)), True)
+        self.assertIs(bool(os.path.exists(image)), True)
 
     def test_remove_tree(self):
         d = os.path.join(self.tmp, "a", "b")
@@ -157,8 +157,8 @@ class Teardown(unittest.TestCase):
 
 class Probes(unittest.TestCase):
     def test_is_mounted(self):
-        self.assertTrue(D.is_mounted("/proc"))
-        self.assertTrue(D.is_mounted("/"))
+        self.assertIs(bool(D.is_mounted("/proc")), True)
+        self.assertIs(bool(D.is_mounted("/")), True)
         with tempfile.TemporaryDirectory() as d:
             self.assertFalse(D.is_mounted(d))
 
@@ -266,7 +266,7 @@ class Cli(unittest.TestCase):
         image = os.path.join(self.cache, "bench", "images", self.id + ".img")
 
         self.assertEqual(mount, os.path.join(self.cache, "bench", "mnt", self.id))
-        self.assertTrue(D.is_mounted(mount))
+        self.assertIs(bool(D.is_mounted(mount)), True)
         with open("/proc/self/mounts") as f:
             self.assertIn((loop, mount, "ext4"), [tuple(line.split()[:3]) for line in f])
         self.assertEqual(D.loop_backing(loop), os.path.realpath(image))

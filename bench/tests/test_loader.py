@@ -86,7 +86,7 @@ class Loader(unittest.TestCase):
         self.clock.mark()
         self.run_loader(ld)
         self.assertIsNone(ld.error)
-        self.assertTrue(ld.ran)
+        self.assertIs(bool(ld.ran), True)
         started = float(self.read("started"))
         self.assertGreaterEqual(started, self.clock.t_start_epoch + 1 - 0.05)   # not before second 1
         self.assertEqual(self.read("stdin"), SQL)                              # the whole script on stdin
@@ -114,7 +114,7 @@ class Loader(unittest.TestCase):
         ld = self.loader("fail")
         self.clock.mark()
         self.run_loader(ld)
-        self.assertTrue(ld.ran)
+        self.assertIs(bool(ld.ran), True)
         self.assertEqual(ld.error, "client exited 1: ERROR 1146 (42S02) at line 3: Table 'sbtest.load_seed' "
                                    "doesn't exist")
         self.assertIn("create_start", ld.result["marks"])
@@ -123,7 +123,7 @@ class Loader(unittest.TestCase):
         ld = self.loader("odd")
         self.clock.mark()
         self.run_loader(ld)
-        self.assertTrue(ld.error.startswith("client exited 2: "))
+        self.assertIs(bool(ld.error.startswith("client exited 2: ")), True)
         self.assertIn("something odd happened", ld.error)
 
     def test_client_that_cannot_connect(self):

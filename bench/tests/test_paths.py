@@ -57,8 +57,8 @@ class Locations(unittest.TestCase):
 
     def test_repo_constants_point_at_this_checkout(self):
         self.assertEqual(P.BENCH, fakes.BENCH)
-        self.assertTrue(os.path.isfile(os.path.join(P.REPO, "bench", "run")))
-        self.assertTrue(os.path.isdir(P.WORKLOAD_DIR))
+        self.assertIs(bool(os.path.isfile(os.path.join(P.REPO, "bench", "run"))), True)
+        self.assertIs(bool(os.path.isdir(P.WORKLOAD_DIR)), True)
 
 
 class Shell(unittest.TestCase):

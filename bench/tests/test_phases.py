@@ -233,7 +233,7 @@ class CheckDurable(Tmp):
             self.assertIn("%s=%s" % (var, val), str(cm.exception))
             self.assertIn("--allow-non-durable to accept", str(cm.exception))
         # Written even when refused: the evidence of what the server ran with.
-        self.assertTrue(os.path.exists(os.path.join(self.tmp, "variables.json")))
+        self.assertIs(bool(os.path.exists(os.path.join(self.tmp, "variables.json"))), True)
 
     def test_allow_non_durable(self):
         self.assertEqual(PH.check_durable(FakeSql(dict(DURABLE, sync_binlog="0")), "mysql", self.tmp, True),
@@ -260,19 +260,19 @@ class StartServer(Tmp):
         with quiet():
             inst, init_s = PH.start_server(spec, self.fs, self.res)
         self.addCleanup(fakes.kill_quietly, inst.proc)
-        self.assertTrue(inst.alive())
+        self.assertIs(bool(inst.alive()), True)
         self.assertIsInstance(init_s, float)
         with open(os.path.join(spec.rundir, "my.cnf")) as f:
             cnf = f.read()
-        self.assertTrue(cnf.startswith("# written by bench/run\n[mysqld]\n"))
+        self.assertIs(bool(cnf.startswith("# written by bench/run\n[mysqld]\n")), True)
         self.assertIn("datadir=%s\n" % self.fs["where"]["datadir"], cnf)
         self.assertIn("fake_delay=0.05\n", cnf)
-        self.assertTrue(os.path.exists(os.path.join(self.fs["where"]["datadir"], "initialized")))
-        self.assertTrue(os.path.exists(os.path.join(spec.rundir, "initialize.log")))
+        self.assertIs(bool(os.path.exists(os.path.join(self.fs["where"]["datadir"], "initialized"))), True)
+        self.assertIs(bool(os.path.exists(os.path.join(spec.rundir, "initialize.log"))), True)
         self.assertEqual([p["what"] for p in self.res.state["pids"]], ["initialize", "mysqld"])
         self.assertEqual(self.res.state["pids"][1]["pid"], inst.pid)
         self.assertIn("CREATE DATABASE IF NOT EXISTS sbtest", fakes.client_queries(self.b.path))
-        self.assertTrue(inst.stop(timeout=10))
+        self.assertIs(bool(inst.stop(timeout=10)), True)
 
     def test_start_failure_is_a_failed_run(self):
         spec = make_spec(self.tmp, self.b, extra=[("fake_mode", "exit_early")])
@@ -311,7 +311,7 @@ class Execute(Tmp):
 
         self.assertEqual(info["status"], "ok", info["error"])
         self.assertEqual(info["server_version"], "9.7.2-steady")
-        self.assertTrue(info["journal_thread_capped"])
+        self.assertIs(bool(info["journal_thread_capped"]), True)
         self.assertEqual(info["settle_dirty_pages"], "0")
         self.assertEqual([r["second"] for r in rows], [1, 2])
         self.assertEqual([r["tps"] for r in rows], ["101.00", "102.00"])
@@ -325,7 +325,7 @@ class Execute(Tmp):
         with open(os.path.join(spec.rundir, "per_second.csv"), newline="") as f:
             self.assertEqual(len(list(csv.DictReader(f))), 2)
         for name in ("my.cnf", "variables.json", "prepare.log", "sysbench.log", "initialize.log", "mysqld.err"):
-            self.assertTrue(os.path.exists(os.path.join(spec.rundir, name)), name)
+            self.assertIs(bool(os.path.exists(os.path.join(spec.rundir, name))), True, name)
         with open(os.path.join(bindir, "sysbench.calls")) as f:
             calls = f.read().splitlines()
         self.assertEqual([c.split()[-1] for c in calls], ["prepare", "run"])

@@ -64,10 +64,10 @@ class PidIdentity(unittest.TestCase):
         self.assertGreaterEqual(sb, sa)
 
     def test_pid_running(self):
-        self.assertTrue(P.pid_running(os.getpid()))
+        self.assertIs(bool(P.pid_running(os.getpid())), True)
         p = subprocess.Popen(["sleep", "30"])
         self.addCleanup(fakes.kill_quietly, p)
-        self.assertTrue(P.pid_running(p.pid))
+        self.assertIs(bool(P.pid_running(p.pid)), True)
         p.kill()
         deadline = time.monotonic() + 5
         while P.proc_start_time(p.pid) is not None and P.pid_running(p.pid) and time.monotonic() < deadline:

@@ -77,8 +77,8 @@ class Outputs(unittest.TestCase):
 
         with open(os.path.join(self.out, "summary.md")) as f:
             text = f.read()
-        self.assertTrue(text.startswith("# bench/run summary\n\nCommand:\n\n    bench/run --scenario smoke\n\n"))
-        self.assertTrue(text.endswith(md))
+        self.assertIs(bool(text.startswith("# bench/run summary\n\nCommand:\n\n    bench/run --scenario smoke\n\n")), True)
+        self.assertIs(bool(text.endswith(md)), True)
         self.assertIn("| 01-steady-t4-r1 | steady | 4 | 1 | ok | 100 |", md)
         self.assertIn("- `03-steady-t4-r2` (steady): mysqld exited", md)
         self.assertIn("ratio to vanilla", md)
@@ -115,7 +115,7 @@ class Environment(unittest.TestCase):
         lines = text.splitlines()
         self.assertEqual([x.split(":")[0] for x in lines[:4]], ["date", "kernel", "cpus", "memory"])
         self.assertIn("cpus: %d" % os.cpu_count(), lines)
-        self.assertTrue(any(x.startswith("sysbench: ") for x in lines))
+        self.assertIs(bool(any(x.startswith("sysbench: ") for x in lines)), True)
         self.assertIn('device: cloud: %s; caps {"write_iops": 3000, "read_iops": 3000, "write_bps": 131072000, '
                       '"read_bps": 131072000} on the loop device; io_capacity 3000/6000; journal thread in the '
                       'cgroup' % dev["about"], lines)
@@ -141,7 +141,7 @@ class Plot(unittest.TestCase):
             out = os.path.join(d, "results")
             os.mkdir(out)
             self.assertEqual(R.plot(tool, out), "wrote tps.png")       # a failed plot is not fatal
-            self.assertTrue(os.path.exists(os.path.join(out, "tps.png")))
+            self.assertIs(bool(os.path.exists(os.path.join(out, "tps.png"))), True)
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ class Record(Base):
     def test_state_dir_is_made(self):
         d = os.path.join(self.state_dir, "deeper", "state")
         R.Resources("run-b", state_dir=d)
-        self.assertTrue(os.path.isfile(os.path.join(d, "run-b.json")))
+        self.assertIs(bool(os.path.isfile(os.path.join(d, "run-b.json"))), True)
 
 
 class Teardown(Base):
@@ -96,7 +96,7 @@ class Teardown(Base):
         self.addCleanup(shutil.rmtree, scratch, True)
         st = {"run_id": "r", "pids": [], "image": image, "dirs": [scratch]}
         self.assertEqual(R.teardown_state(dict(st), quiet=True, keep_image=True), [])
-        self.assertTrue(os.path.exists(image))
+        self.assertIs(bool(os.path.exists(image)), True)
         self.assertFalse(os.path.exists(scratch))
         self.assertEqual(R.teardown_state(dict(st), quiet=True), [])
         self.assertFalse(os.path.exists(image))
@@ -121,7 +121,7 @@ class Teardown(Base):
             self.assertEqual(res.teardown(), [])
         time.sleep(0.1)
         self.assertIsNone(p.poll())
-        self.assertTrue(fakes.pid_exists(p.pid))
+        self.assertIs(bool(fakes.pid_exists(p.pid)), True)
 
     def test_gone_process_is_fine(self):
         res = R.Resources("run-e", state_dir=self.state_dir)
@@ -141,7 +141,7 @@ class Teardown(Base):
             with quiet():
                 errors = res.teardown()
         self.assertEqual(errors, ["pid %d (immortal) did not die" % p.pid])
-        self.assertTrue(os.path.exists(res.path))      # kept for --cleanup
+        self.assertIs(bool(os.path.exists(res.path)), True)      # kept for --cleanup
         self.assertIsNone(p.poll())
 
     def test_own_unreaped_child_is_torn_down_promptly(self):
@@ -190,8 +190,8 @@ class Leftovers(Base):
             self.assertEqual(R.cleanup_leftovers(explicit=True, state_dir=self.state_dir), 0)
         time.sleep(0.1)
         self.assertIsNone(victim.poll())
-        self.assertTrue(os.path.isdir(scratch))
-        self.assertTrue(os.path.exists(res.path))
+        self.assertIs(bool(os.path.isdir(scratch)), True)
+        self.assertIs(bool(os.path.exists(res.path)), True)
         self.assertIn("belongs to pid %d, still running: left alone" % owner.pid, buf.getvalue())
 
     def test_owner_pid_reused_counts_as_dead(self):
@@ -215,7 +215,7 @@ class Leftovers(Base):
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             self.assertEqual(R.cleanup_leftovers(explicit=True, state_dir=self.state_dir), 0)
-        self.assertTrue(os.path.exists(bad) and os.path.exists(other))
+        self.assertIs(bool(os.path.exists(bad) and os.path.exists(other)), True)
         self.assertIn("unreadable state file %s" % bad, buf.getvalue())
 
     def test_failed_teardown_is_counted_and_record_kept(self):
@@ -227,7 +227,7 @@ class Leftovers(Base):
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
                 self.assertEqual(R.cleanup_leftovers(state_dir=self.state_dir), 1)
-        self.assertTrue(os.path.exists(res.path))
+        self.assertIs(bool(os.path.exists(res.path)), True)
         self.assertIn("cleanup of run-stuck incomplete: could not unmount /x", buf.getvalue())
 
     def test_no_state_dir(self):

@@ -133,7 +133,7 @@ class Exits(unittest.TestCase):
     def test_help(self):
         rc, out, err = RESULTS["help"]
         self.assertEqual(rc, 0, err)
-        self.assertTrue(out.startswith("usage: bench/run "))
+        self.assertIs(bool(out.startswith("usage: bench/run ")), True)
         for name in list(SCENARIOS) + list(DEVICES) + list(WORKLOADS):
             self.assertRegex(out, r"\n  %s +\S" % name)
         self.assertIn("steady   mysql at %s/build/steady" % CACHE, out)
@@ -230,7 +230,7 @@ class DryRun(unittest.TestCase):
 
     def test_stall_quick(self):
         out = self.main("--scenario", "stall", "--quick")
-        self.assertTrue(out.startswith("scenario stall-quick, device cloud: 3000 write / 3000 read IOPS"))
+        self.assertIs(bool(out.startswith("scenario stall-quick, device cloud: 3000 write / 3000 read IOPS")), True)
         settings = json.loads(out.splitlines()[1][len("settings: "):])
         self.assertEqual((settings["duration"], settings["buffer_pool"], settings["redo"], settings["tables"]),
                          (120, "256M", "256M", 4))

@@ -135,7 +135,7 @@ class Device(unittest.TestCase):
         before = copy.deepcopy(SC.DEVICES)
         dev = build_device("cloud", write_iops=500, read_iops=0)
         self.assertEqual(dev["caps"], {"write_iops": 500, "write_bps": 125 * MiB, "read_bps": 125 * MiB})
-        self.assertTrue(dev["about"].endswith("; write_iops cap overridden to 500; read_iops cap overridden to none"))
+        self.assertIs(bool(dev["about"].endswith("; write_iops cap overridden to 500; read_iops cap overridden to none")), True)
         dev = build_device("nvme", write_iops=700)
         self.assertEqual(dev["caps"], {"write_iops": 700})
         self.assertEqual(build_device("nvme", write_iops=0)["caps"], {})

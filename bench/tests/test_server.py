@@ -38,7 +38,7 @@ class Binaries(Tmp):
         rod = os.path.join(build, "runtime_output_directory")
         self.assertEqual((b.mysqld, b.client), (os.path.join(rod, "mysqld"), os.path.join(rod, "mysql")))
         self.assertEqual(b.basedir, build)
-        self.assertTrue(b.build_tree)
+        self.assertIs(bool(b.build_tree), True)
         self.assertEqual(b.location_options(), [
             ("basedir", build), ("lc-messages-dir", os.path.join(build, "share")),
             ("plugin-dir", os.path.join(build, "plugin_output_directory"))])
@@ -50,7 +50,7 @@ class Binaries(Tmp):
         b = S.Binaries("mine", "mysql", os.path.join(build, "runtime_output_directory", "mysqld"))
         self.assertEqual(b.path, build)
         self.assertEqual(b.basedir, build)
-        self.assertTrue(b.client.endswith("runtime_output_directory/mysql"))
+        self.assertIs(bool(b.client.endswith("runtime_output_directory/mysql")), True)
 
     def test_install_layout(self):
         inst = os.path.join(self.tmp, "opt")
@@ -164,7 +164,7 @@ class Sql(ServerCase):
     def test_answers_over_the_socket(self):
         open(self.socket, "w").close()      # the fake client only looks for the file
         fakes.set_answers(self.build, {"sync_binlog": "1"}, {"Innodb_buffer_pool_pages_dirty": "42"})
-        self.assertTrue(self.sql.answers())
+        self.assertIs(bool(self.sql.answers()), True)
         self.assertEqual(self.sql.value("SELECT @@global.sync_binlog"), "1")
         self.assertEqual(self.sql.value("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'"), "42")
         self.assertEqual(self.sql.rows("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'"),
@@ -222,20 +222,20 @@ class Lifecycle(ServerCase):
         self.assertFalse(inst.alive())
         secs = inst.start(timeout=30, poll=0.05)
         self.assertGreaterEqual(secs, 0.4)         # not before the socket was there
-        self.assertTrue(inst.alive())
-        self.assertTrue(os.path.exists(self.socket))
+        self.assertIs(bool(inst.alive()), True)
+        self.assertIs(bool(os.path.exists(self.socket)), True)
         self.assertEqual(self.recorded, [("mysqld", inst.pid)])
         with open("/proc/%d/cmdline" % inst.pid) as f:
             self.assertIn("--defaults-file=", f.read())
         pid = inst.pid
-        self.assertTrue(inst.stop(timeout=10))
+        self.assertIs(bool(inst.stop(timeout=10)), True)
         self.assertEqual(inst.proc.returncode, 0)   # stopped by SIGTERM, cleanly
         self.assertFalse(inst.alive())
         self.assertFalse(fakes.pid_exists(pid))     # reaped
         self.assertFalse(os.path.exists(self.socket))
         with open(self.errlog) as f:
             self.assertEqual(f.read().splitlines()[-1], "fake: shutdown complete")
-        self.assertTrue(inst.stop())                # stopping a stopped server is fine
+        self.assertIs(bool(inst.stop()), True)                # stopping a stopped server is fine
 
     def test_exit_while_starting(self):
         inst = self.instance("exit_early")
@@ -258,13 +258,13 @@ class Lifecycle(ServerCase):
     def test_stop_with_discard_skips_the_flush(self):
         inst = self.instance()
         inst.start(timeout=30, poll=0.05)
-        self.assertTrue(inst.stop(timeout=10, discard=True))
+        self.assertIs(bool(inst.stop(timeout=10, discard=True)), True)
         self.assertIn("SET GLOBAL innodb_fast_shutdown=2", fakes.client_queries(self.build))
 
     def test_stop_by_sql(self):
         inst = self.instance()
         inst.start(timeout=30, poll=0.05)
-        self.assertTrue(inst.stop(timeout=10, how="sql"))
+        self.assertIs(bool(inst.stop(timeout=10, how="sql")), True)
         self.assertEqual(fakes.client_queries(self.build)[-1], "SHUTDOWN")
         self.assertEqual(inst.proc.returncode, 0)
 
@@ -306,7 +306,7 @@ class Lifecycle(ServerCase):
         with open(self.errlog) as f:
             self.assertIn("fake: starting, FAKE_LAB_ENV=preloaded", f.read())
         self.assertNotIn("FAKE_LAB_ENV", os.environ)
-        self.assertTrue(inst.stop(timeout=10))
+        self.assertIs(bool(inst.stop(timeout=10)), True)
 
 
 class StopPid(ServerCase):
@@ -319,20 +319,20 @@ class StopPid(ServerCase):
 
     def test_term(self):
         inst = self.started()
-        self.assertTrue(S.stop_pid(inst.pid, timeout=10, poll=0.05))
+        self.assertIs(bool(S.stop_pid(inst.pid, timeout=10, poll=0.05)), True)
         self.assertEqual(inst.proc.wait(timeout=5), 0)
         with open(self.errlog) as f:
             self.assertIn("fake: shutdown complete", f.read())
 
     def test_sql(self):
         inst = self.started()
-        self.assertTrue(S.stop_pid(inst.pid, timeout=10, how="sql", sql=inst.sql, poll=0.05))
+        self.assertIs(bool(S.stop_pid(inst.pid, timeout=10, how="sql", sql=inst.sql, poll=0.05)), True)
         self.assertEqual(fakes.client_queries(self.build)[-1], "SHUTDOWN")
         self.assertEqual(inst.proc.wait(timeout=5), 0)
 
     def test_kill(self):
         inst = self.started()
-        self.assertTrue(S.stop_pid(inst.pid, timeout=10, how="kill", poll=0.05))
+        self.assertIs(bool(S.stop_pid(inst.pid, timeout=10, how="kill", poll=0.05)), True)
         self.assertEqual(inst.proc.wait(timeout=5), -signal.SIGKILL)
 
     def test_left_running_after_timeout(self):
@@ -344,7 +344,7 @@ class StopPid(ServerCase):
         p = subprocess.Popen(["true"])
         p.wait()
         t0 = time.monotonic()
-        self.assertTrue(S.stop_pid(p.pid, timeout=10))
+        self.assertIs(bool(S.stop_pid(p.pid, timeout=10)), True)
         self.assertLess(time.monotonic() - t0, 1)
 
 
@@ -416,8 +416,8 @@ class Cli(ServerCase):
         self.assertRegex(out, r"^PID=\d+\n$")
         pid = int(out.strip()[4:])
         self.addCleanup(self.kill_pid, pid)
-        self.assertTrue(fakes.pid_exists(pid))              # left running after the CLI exited
-        self.assertTrue(os.path.exists(self.socket))
+        self.assertIs(bool(fakes.pid_exists(pid)), True)              # left running after the CLI exited
+        self.assertIs(bool(os.path.exists(self.socket)), True)
         with open(self.errlog) as f:
             self.assertIn("FAKE_LAB_ENV=via-cli", f.read())
         rc, out, err = self.done(self.cli("stop", "--pid", str(pid), "--timeout", "10"))
