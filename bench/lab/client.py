@@ -2,7 +2,9 @@
 
 Every workload in bench/workloads/ prints one machine-readable line a second
 (bench/workloads/steady_common.lua):
-  SB,<second>,<threads_running>,<tps>,<qps>,<p95_ms>,<p99_ms>,<max_ms>,<errors/s>,<reconnects/s>
+  SB,<second>,<threads_running>,<tps>,<qps>,<p95_ms>,<p99_ms>,<max_ms>,<errors/s>,<reconnects/s>,<queue>
+(<queue>: events of an open-loop run, --rate, waiting for a client thread;
+absent from lines of older hooks.)
 """
 
 import os
@@ -61,7 +63,10 @@ def parse_report_line(line):
         sec = int(f[1])
     except ValueError:
         return None
-    return sec, dict(zip(SB_FIELDS, f[2:9]))
+    out = dict(zip(SB_FIELDS, f[2:9]))
+    if len(f) > 10:
+        out["queue_len"] = f[10]
+    return sec, out
 
 
 def is_started_line(line):

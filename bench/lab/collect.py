@@ -11,7 +11,7 @@ import subprocess
 import threading
 import time
 
-from . import device
+from . import causes, device
 from .proc import proc_cpu_ticks
 
 MiB = 1024 ** 2
@@ -26,12 +26,13 @@ STATUS_NAMES = [
     "Binlog_group_commit_syncs", "Innodb_redo_log_flush_batches",
     # Steady's adaptive commit wait (binlog_group_commit_sync_adaptive)
     "Binlog_group_commit_adaptive_waits", "Binlog_group_commit_adaptive_wait_usec",
-    "Binlog_group_commit_sync_avg_usec"]
+    "Binlog_group_commit_sync_avg_usec"] + causes.STATUS
 
 
 def status_sql(flavour, seq):
     """One round of the per-second collector's queries, ending in a marker."""
     sql = "SHOW GLOBAL STATUS WHERE Variable_name IN (%s);\n" % ",".join("'%s'" % n for n in STATUS_NAMES)
+    sql += causes.metrics_sql()
     if flavour == "mysql":
         # MySQL counts neither binlog syncs nor all commits in status
         # variables; performance_schema (on by default) does.
@@ -162,9 +163,10 @@ def server_row(prev, cur, flavour, redo_bytes):
         out["ckpt_age_mb"] = "%.1f" % (age / MiB)
         if redo_bytes:
             out["ckpt_age_pct"] = "%.2f" % (100.0 * age / redo_bytes)
+    dt = cur[0] - prev[0] if prev is not None else 0
+    out.update(causes.columns(prev[1] if prev is not None else None, v, dt, age))
     if prev is None:
         return out
-    dt = cur[0] - prev[0]
     p = prev[1]
     mysql = flavour == "mysql"
     for col, name in (("pages_flushed_ps", "innodb_buffer_pool_pages_flushed"),
@@ -210,15 +212,21 @@ def adaptive_wait_columns(p, v, dt, groups):
     return out
 
 
-def device_row(prev, cur, seconds, caps):
-    """Per-second device columns from two diskstats samples."""
+def device_row(prev, cur, seconds, caps, host_prev=None, host_cur=None):
+    """Per-second device columns from two diskstats samples of the run's
+    loop device (and of the host disk under its image, when given)."""
     row = {}
+    if host_prev and host_cur:
+        h = device.diskstats_delta(host_prev, host_cur, seconds)
+        if h is not None:
+            row["host_w_iops"] = "%.1f" % h["dev_w_iops"]
+            row["host_util_pct"] = "%.1f" % h["dev_util_pct"]
     if not (prev and cur):
         return row
     rates = device.diskstats_delta(prev, cur, seconds)
     if rates is None:
         return row
-    row.update({k: "%.1f" % v for k, v in rates.items()})
+    row.update({k: "%.1f" % v if k != "dev_w_await_ms" else "%.2f" % v for k, v in rates.items()})
     share = device.cap_share(rates, caps)
     if share is not None:
         row["dev_cap_pct"] = "%.1f" % share
@@ -230,7 +238,7 @@ class Collector:
     run's clock.  Values in: the poller, pids, device name, caps, flavour and
     redo size; result out: .rows."""
 
-    def __init__(self, poller, clock, stop, pids, dev_name, caps, flavour, redo_bytes):
+    def __init__(self, poller, clock, stop, pids, dev_name, caps, flavour, redo_bytes, host_dev=None):
         self.poller = poller
         self.clock = clock
         self.stop = stop
@@ -239,6 +247,7 @@ class Collector:
         self.caps = caps
         self.flavour = flavour
         self.redo_bytes = redo_bytes
+        self.host_dev = host_dev        # host disk under the loop image, or None
         self.rows = {}
         self.hz = os.sysconf("SC_CLK_TCK")
         self.cpu0 = time.process_time()
@@ -256,6 +265,7 @@ class Collector:
         if self.stop.is_set() or self.clock.t_start is None:
             return
         prev_disk, prev_t = device.read_diskstats(self.dev_name), time.monotonic()
+        prev_host = device.read_diskstats(self.host_dev) if self.host_dev else None
         prev_cpu = {w: proc_cpu_ticks(pid) for w, pid in self.pids.items()}
         self.poller.poll(0.9)
         prev_srv = self.poller.latest
@@ -267,7 +277,9 @@ class Collector:
                 break
             now = time.monotonic()
             d = device.read_diskstats(self.dev_name)
-            row = device_row(prev_disk, d, now - prev_t, self.caps)
+            h = device.read_diskstats(self.host_dev) if self.host_dev else None
+            row = device_row(prev_disk, d, now - prev_t, self.caps, prev_host, h)
+            prev_host = h
             for what, pid in self.pids.items():
                 c = proc_cpu_ticks(pid)
                 if c is not None and prev_cpu[what] is not None:

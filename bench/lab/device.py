@@ -108,6 +108,15 @@ def backing_disk(path):
     return majmin
 
 
+def disk_name(majmin):
+    """Kernel name ('vda', 'sdb') of block device MAJ:MIN, as /proc/diskstats
+    lists it; None where it is not a block device (a tmpfs file's st_dev)."""
+    sysdir = "/sys/dev/block/" + majmin
+    if not os.path.exists(sysdir):
+        return None
+    return os.path.basename(os.path.realpath(sysdir))
+
+
 def is_mounted(path):
     path = os.path.realpath(path)
     with open("/proc/self/mountinfo") as f:
@@ -236,6 +245,7 @@ def parse_diskstats_line(line):
     return f[2], {
         "reads": int(f[3]),
         "writes": int(f[7]),
+        "write_ms": int(f[10]),
         "sectors_written": int(f[9]),
         "in_flight": int(f[11]),
         "io_ticks_ms": int(f[12]),
@@ -260,14 +270,16 @@ def diskstats_delta(before, after, seconds):
 
     Returns read IOPS, write IOPS, write MB/s, %util (share of wall time the
     device had IO in flight, capped at 100) and the average number of
-    requests in flight (iostat's aqu-sz: weighted ms / wall ms); None if no
-    time passed.
+    requests in flight (iostat's aqu-sz: weighted ms / wall ms), and the
+    mean write latency in ms (iostat's w_await; 0 without writes); None if
+    no time passed.
     """
     if seconds <= 0:
         return None
     d = {k: after[k] - before[k]
-         for k in ("reads", "writes", "sectors_written", "io_ticks_ms", "queue_ms")}
+         for k in ("reads", "writes", "write_ms", "sectors_written", "io_ticks_ms", "queue_ms")}
     return {
+        "dev_w_await_ms": d["write_ms"] / d["writes"] if d["writes"] > 0 else 0.0,
         "dev_r_iops": d["reads"] / seconds,
         "dev_w_iops": d["writes"] / seconds,
         "dev_w_mbps": d["sectors_written"] * 512 / 1e6 / seconds,

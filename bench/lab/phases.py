@@ -17,7 +17,7 @@ import time
 
 from . import bulk_load as B
 from . import client as C
-from . import device, paths, report
+from . import causes, device, paths, report
 from . import summary as S
 from .collect import Collector, RunClock, StatusPoller
 from .loader import BulkLoader
@@ -65,6 +65,7 @@ class RunSpec:
     allow_non_durable: bool = False
     nice: int = 0
     index: int = 1
+    image_dir: str = ""     # "" : paths.image_dir()
 
 
 def server_options(b, sc, dev, where, extra):
@@ -93,15 +94,17 @@ def server_options(b, sc, dev, where, extra):
 def setup_device(spec, res):
     """Loop ext4 + cgroup for the run.  Returns the device facts and paths."""
     tag = "%s-%d" % (spec.run_id, os.getpid())
-    os.makedirs(paths.image_dir(), exist_ok=True)
-    free = shutil.disk_usage(paths.image_dir()).free
+    images = spec.image_dir or paths.image_dir()
+    os.makedirs(images, exist_ok=True)
+    free = shutil.disk_usage(images).free
     if free < 4 * GiB:
-        raise RunFailed("only %.1f GB free under %s for the loop image" % (free / GiB, paths.image_dir()))
-    fs = device.make_loop_fs(os.path.join(paths.image_dir(), tag + ".img"), spec.sc["image_gb"] * GiB,
+        raise RunFailed("only %.1f GB free under %s for the loop image" % (free / GiB, images))
+    fs = device.make_loop_fs(os.path.join(images, tag + ".img"), spec.sc["image_gb"] * GiB,
                              os.path.join(paths.mount_dir(), tag), res.record)
     if not fs["direct_io"]:
         log("losetup --direct-io=on refused; loop device uses the host page cache")
     fs["cap_majmin"] = fs["majmin"] if spec.throttle_at == "loop" else device.backing_disk(fs["image"])
+    fs["host_disk"] = device.disk_name(device.backing_disk(fs["image"]))   # None on tmpfs
     fs["cgroup"] = device.make_cgroup("steady-bench-" + tag, res.record)
     fs["journal_thread_capped"] = None
     if fs["cgroup"] and not spec.journal_uncapped:
@@ -250,7 +253,8 @@ def measure(spec, inst, fs, redo_bytes, res):
     res.record_pid(sb.pid, "sysbench")
     clock, stop = RunClock(), threading.Event()
     coll = Collector(poller, clock, stop, {"mysqld": inst.pid, "sysbench": sb.pid},
-                     os.path.basename(fs["loop"]), spec.dev["caps"], spec.arm.binaries.flavour, redo_bytes)
+                     os.path.basename(fs["loop"]), spec.dev["caps"], spec.arm.binaries.flavour, redo_bytes,
+                     host_dev=fs.get("host_disk"))
     ct = threading.Thread(target=coll.loop, daemon=True)
     ct.start()
     loader = None
@@ -351,6 +355,8 @@ def execute(spec):
         inst, info["init_s"] = start_server(spec, fs, res)
         redo_bytes, info["server_version"] = check_durable(inst.sql, spec.arm.binaries.flavour, spec.rundir,
                                                            spec.allow_non_durable)
+        for stmt in causes.enable_sql():
+            inst.sql.query(stmt, check=False)
         info["prepare_s"] = prepare(spec, inst, res)
         if spec.no_settle:
             info["settle_s"], info["settle_dirty_pages"] = 0, "skipped"
@@ -362,7 +368,9 @@ def execute(spec):
         info.update(facts)
         if error:
             raise RunFailed(error)
-        info["summary"] = S.summarize_run(rows, spec.sc["warmup"])
+        info["summary"] = S.summarize_run(rows, spec.sc["warmup"], spec.sc.get("sla_ms"))
+        table, n = causes.dip_table(rows, spec.sc["warmup"])
+        info["dips"] = {"verdict": causes.verdict(rows, spec.sc["warmup"]), "table": table, "seconds": n}
         info["status"] = "ok"
     except RunFailed as e:
         info["error"] = str(e)

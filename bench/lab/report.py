@@ -24,10 +24,10 @@ def write_per_second(path, rows):
 
 def run_columns(infos):
     """runs.csv header: the run's facts, its summary, load figures if any, error."""
-    cols = RUN_COLUMNS + [k for k, _, _ in S.RUN_METRICS]
+    cols = RUN_COLUMNS + [k for k, _, _ in S.RUN_METRICS + S.CAUSE_METRICS]
     if any(i.get("load") for i in infos):
         cols += B.RUN_COLUMNS
-    return cols + ["error"]
+    return cols + ["dip_verdict", "error"]
 
 
 def write_runs(path, infos):
@@ -38,6 +38,7 @@ def write_runs(path, infos):
             r = dict(info)
             r.update(info.get("summary") or {})
             r.update(info.get("load") or {})
+            r["dip_verdict"] = (info.get("dips") or {}).get("verdict", "")
             w.writerow(r)
 
 

@@ -81,6 +81,50 @@ SCENARIOS = {
         "quick": {"duration": 120, "tables": 4, "table_size": 200000,
                   "buffer_pool": 512 * MiB, "redo": 128 * MiB, "image_gb": 8},
     },
+    # -- The stall lab: situations where MySQL users see vanilla stall
+    # (../shared/design/stalls.md; bench/README.md "The stall lab").
+    "checkpoint_wave": {
+        "about": "A, the checkpoint-age wave: a hot write set that fits the buffer "
+                 "pool (8 x 400k rows, ~0.75 GB, 1 GB pool), uniform updates, 16 "
+                 "threads, 10 min, the 9.x default redo capacity (100 MB) and the "
+                 "8.0-era innodb_io_capacity 200/2000: redo fills faster than the "
+                 "page cleaner may flush, the checkpoint age crosses the async and "
+                 "then the sync mark, and commits wait on sync flushing",
+        "workload": "oltp_update_non_index", "tables": 8, "table_size": 400000,
+        "threads": [16], "duration": 600, "warmup": 10, "device": "ssd",
+        "buffer_pool": 1 * GiB, "redo": 100 * MiB, "image_gb": 16,
+        "io_capacity": (200, 2000),
+        "workload_args": ["--rand-type=uniform"],
+        "quick": {"duration": 120, "tables": 4, "table_size": 200000,
+                  "buffer_pool": 512 * MiB, "redo": 64 * MiB, "image_gb": 8},
+    },
+    "free_page_wait": {
+        "about": "B, free-page waits: IO-bound writes (sysbench oltp_write_only: "
+                 "updates of the k index and of c, delete + insert) on data ~8x the "
+                 "buffer pool (8 x 1M rows, ~1.9 GB, 256 MB pool), 16 threads, 10 "
+                 "min, cloud device, io_capacity at the device's rating: every "
+                 "statement reads a page into a pool whose LRU tail is dirty, so "
+                 "user threads wait for a free page in buf_LRU_get_free_block",
+        "workload": "oltp_write_only", "tables": 8, "table_size": 1000000,
+        "threads": [16], "duration": 600, "warmup": 10, "device": "cloud",
+        "buffer_pool": 256 * MiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 120, "tables": 4, "table_size": 500000,
+                  "buffer_pool": 128 * MiB, "redo": 256 * MiB, "image_gb": 8},
+    },
+    "open_loop": {
+        "about": "C, open-loop load: the checkpoint_wave data and settings with "
+                 "requests arriving at a fixed rate (sysbench --rate=2500, up to 64 "
+                 "client threads) as an application sends them: a stall becomes a "
+                 "queue and a latency spike, counted against a 100 ms p99 SLA",
+        "workload": "oltp_update_non_index", "tables": 8, "table_size": 400000,
+        "threads": [64], "duration": 600, "warmup": 10, "device": "ssd",
+        "buffer_pool": 1 * GiB, "redo": 100 * MiB, "image_gb": 16,
+        "io_capacity": (200, 2000),
+        "workload_args": ["--rand-type=uniform"],
+        "rate": 2500, "sla_ms": 100,
+        "quick": {"duration": 120, "tables": 4, "table_size": 200000,
+                  "buffer_pool": 512 * MiB, "redo": 64 * MiB, "image_gb": 8},
+    },
     "update_non_index": {
         "about": "sysbench oltp_update_non_index, 8 x 1M rows, 1 GB pool, 16 "
                  "clients, 5 min: the stall scenario's data at the default device",
@@ -140,7 +184,7 @@ SCENARIOS = {
         "buffer_pool": 512 * MiB, "redo": 1 * GiB, "image_gb": 16,
         # Light OLTP is a fixed offered load: it does not grab the IOPS the
         # load would otherwise get, and a stall shows as a TPS dip.
-        "run_args": ["--rate=200"],
+        "rate": 200,
         "servers": "steady+prealloc,steady,vanilla",
         # the loader: at second load_at, load_rows rows in load_chunks
         # statements; prealloc None: B.prealloc_bytes(load_rows)
@@ -164,7 +208,8 @@ SCENARIOS = {
 
 # Settings a scenario holds that apply to the run as a whole, not to `sc`.
 RUN_LEVEL_KEYS = ("quick", "device", "servers")
-OVERRIDES = ("workload", "duration", "tables", "table_size", "warmup", "buffer_pool", "redo", "image_gb")
+OVERRIDES = ("workload", "duration", "tables", "table_size", "warmup", "buffer_pool", "redo", "image_gb",
+             "rate", "sla_ms")
 LOAD_OPTIONS = ("load_at", "load_rows", "load_chunks", "prealloc")
 
 
@@ -208,6 +253,15 @@ def build_scenario(name, quick=False, overrides=None, threads=None):
     choose("workload", sc["workload"], WORKLOADS)
     if sc["duration"] < 5:
         raise ScenarioError("--duration must be at least 5 s")
+    if sc.get("rate") is not None and sc["rate"] < 0:
+        raise ScenarioError("--rate must be >= 0 (0: closed loop, as fast as the server answers)")
+    if sc.get("sla_ms") is not None and sc["sla_ms"] <= 0:
+        raise ScenarioError("--sla-ms must be above 0")
+    if sc.get("rate"):
+        # sysbench --rate: events arrive at this rate whatever the server
+        # does (an open-loop run); only `run` gets it.
+        sc["run_args"] = [a for a in sc.get("run_args", []) if not a.startswith("--rate=")]
+        sc["run_args"].append("--rate=%d" % sc["rate"])
     if "load_rows" in sc:
         _check_load(sc)
     return sc

@@ -13,6 +13,8 @@ PER_SECOND_COLUMNS = [
     "repeat", "second",
     # sysbench, from our report hook (bench/workloads/steady_common.lua)
     "tps", "qps", "p95_ms", "p99_ms", "max_ms", "errors_ps", "threads_running",
+    # open-loop runs (--rate): events waiting for a free client thread
+    "queue_len",
     # server, sampled once a second through one persistent client connection
     "dirty_pages", "dirty_pct", "ckpt_age_mb", "ckpt_age_pct",
     "pages_flushed_ps", "redo_fsyncs_ps", "binlog_syncs_ps", "commits_ps",
@@ -23,7 +25,13 @@ PER_SECOND_COLUMNS = [
     "adaptive_waits_ps", "adaptive_wait_us_per_group", "binlog_fsync_avg_us",
     # the run's own loop device, from /proc/diskstats
     "dev_r_iops", "dev_w_iops", "dev_w_mbps", "dev_util_pct", "dev_cap_pct",
-    "dev_avg_queue",
+    "dev_avg_queue", "dev_w_await_ms",
+    # the host disk under the loop image (blank when the image is in RAM)
+    "host_w_iops", "host_util_pct",
+    # stall causes from INNODB_METRICS and status (lab.causes)
+    "ckpt_async_pct", "ckpt_sync_pct", "sync_flush_waits_ps", "sync_flush_pages_ps",
+    "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
+    "free_pages",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
     # bulk_load: the loader step (create, prealloc, load) overlapping the second
@@ -42,6 +50,18 @@ RUN_METRICS = [
     ("max_dirty_pct", "max dirty %", "{:.1f}"),
     ("mean_util_pct", "mean dev %util", "{:.0f}"),
     ("mean_w_iops", "mean write IOPS", "{:.0f}"),
+]
+
+# Per-run stall-cause figures (lab.causes columns), in their own table.
+CAUSE_METRICS = [
+    ("max_ckpt_sync_pct", "max ckpt age % of sync mark", "{:.0f}"),
+    ("sync_flush_waits", "sync flush waits", "{:.0f}"),
+    ("free_waits", "free-page waits", "{:.0f}"),
+    ("wait_free", "Innodb_buffer_pool_wait_free", "{:.0f}"),
+    ("min_free_pages", "min free pages", "{:.0f}"),
+    ("max_queue", "max client queue", "{:.0f}"),
+    ("max_latency_ms", "max latency ms", "{:.0f}"),
+    ("secs_over_sla", "s with p99 > SLA", "{:d}"),
 ]
 
 # Metrics whose ratio to the baseline server is printed per server.
@@ -70,7 +90,7 @@ def _present(values):
     return [v for v in (to_float(x) for x in values) if v is not None]
 
 
-def summarize_run(rows, warmup=10):
+def summarize_run(rows, warmup=10, sla_ms=None):
     """Summary of one run from its per-second rows (dicts keyed by column).
 
     Seconds 1..warmup are left out (connection ramp, first flushes).  Returns a
@@ -102,6 +122,29 @@ def summarize_run(rows, warmup=10):
     out["mean_util_pct"] = statistics.fmean(util) if util else None
     wiops = _present(r.get("dev_w_iops") for r in measured)
     out["mean_w_iops"] = statistics.fmean(wiops) if wiops else None
+    out.update(cause_figures(measured, p99, sla_ms))
+    return out
+
+
+def cause_figures(measured, p99, sla_ms):
+    """CAUSE_METRICS of the measured rows.  Counts are sums of the
+    per-second rates (the collector's seconds are about 1 s long)."""
+    def col(name):
+        return _present(r.get(name) for r in measured)
+    out = {}
+    v = col("ckpt_sync_pct")
+    out["max_ckpt_sync_pct"] = max(v) if v else None
+    for key, name in (("sync_flush_waits", "sync_flush_waits_ps"), ("free_waits", "free_waits_ps"),
+                      ("wait_free", "wait_free_ps")):
+        v = col(name)
+        out[key] = sum(v) if v else None
+    v = col("free_pages")
+    out["min_free_pages"] = min(v) if v else None
+    v = col("queue_len")
+    out["max_queue"] = max(v) if v else None
+    v = col("max_ms")
+    out["max_latency_ms"] = max(v) if v else None
+    out["secs_over_sla"] = sum(1 for x in p99 if x > sla_ms) if sla_ms and p99 else None
     return out
 
 
@@ -157,6 +200,19 @@ def summary_markdown(runs, baseline=None):
         rows.append(cells)
     out.append("### Per run\n")
     out.append(markdown_table(header, rows))
+
+    ok = [r for r in runs if r["status"] == "ok"]
+    if ok and any((r.get("summary") or {}).get(k) is not None for r in ok for k, _, _ in CAUSE_METRICS):
+        out.append("\n### Stall causes per run (lab.causes; sums of per-second counts)\n")
+        out.append(markdown_table(["run", "server", "repeat"] + [m[1] for m in CAUSE_METRICS], [
+            [r["run_id"], r["server"], r["repeat"]] + [fmt(r["summary"].get(k), spec) for k, _, spec in CAUSE_METRICS]
+            for r in ok]))
+    for r in ok:
+        if r.get("dips"):
+            out.append("\n#### %s (%s): %s\n" % (r["run_id"], r["server"], r["dips"]["verdict"]))
+            if r["dips"]["table"]:
+                out.append(markdown_table(["mean over", "dip seconds (%d)" % r["dips"]["seconds"], "other seconds"],
+                                          [list(t) for t in r["dips"]["table"]]))
 
     failed = [r for r in runs if r["status"] != "ok"]
     if failed:

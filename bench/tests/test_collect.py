@@ -130,13 +130,21 @@ class ServerRow(unittest.TestCase):
 
 
 class DeviceRow(unittest.TestCase):
-    A = {"reads": 0, "writes": 0, "sectors_written": 0, "in_flight": 0, "io_ticks_ms": 0, "queue_ms": 0}
-    B = {"reads": 100, "writes": 1500, "sectors_written": 2048, "in_flight": 1, "io_ticks_ms": 500, "queue_ms": 2000}
+    A = {"reads": 0, "writes": 0, "write_ms": 0, "sectors_written": 0, "in_flight": 0, "io_ticks_ms": 0,
+         "queue_ms": 0}
+    B = {"reads": 100, "writes": 1500, "write_ms": 3000, "sectors_written": 2048, "in_flight": 1,
+         "io_ticks_ms": 500, "queue_ms": 2000}
 
     def test_with_caps(self):
         row = K.device_row(self.A, self.B, 1.0, {"write_iops": 3000, "read_iops": 3000})
         self.assertEqual(row, {"dev_r_iops": "100.0", "dev_w_iops": "1500.0", "dev_w_mbps": "1.0",
-                               "dev_util_pct": "50.0", "dev_avg_queue": "2.0", "dev_cap_pct": "50.0"})
+                               "dev_util_pct": "50.0", "dev_avg_queue": "2.0", "dev_cap_pct": "50.0",
+                               "dev_w_await_ms": "2.00"})
+
+    def test_host_disk_columns(self):
+        row = K.device_row(self.A, self.B, 1.0, {}, self.A, dict(self.A, writes=300, io_ticks_ms=900))
+        self.assertEqual((row["host_w_iops"], row["host_util_pct"]), ("300.0", "90.0"))
+        self.assertNotIn("host_w_iops", K.device_row(self.A, self.B, 1.0, {}, None, self.B))
 
     def test_without_caps_or_samples(self):
         self.assertNotIn("dev_cap_pct", K.device_row(self.A, self.B, 1.0, {}))
@@ -260,7 +268,7 @@ class CollectorLoop(unittest.TestCase):
         def read(name):
             self.names.append(name)
             el = time.monotonic() - t0
-            return {"reads": 0, "writes": int(1000 * el), "sectors_written": 0, "in_flight": 0,
+            return {"reads": 0, "writes": int(1000 * el), "write_ms": 0, "sectors_written": 0, "in_flight": 0,
                     "io_ticks_ms": int(250 * el), "queue_ms": 0}
         return read
 

@@ -22,11 +22,11 @@ GiB = 1024 ** 3
 
 
 class Diskstats(unittest.TestCase):
-    LINE = "   7       0 loop0 %d 0 0 0 %d 0 %d 0 0 %d %d 0 0 0 0 0 0"
+    LINE = "   7       0 loop0 %d 0 0 0 %d 0 %d %d 0 %d %d 0 0 0 0 0 0"
 
     def test_parse_and_delta(self):
-        a = D.parse_diskstats_line(self.LINE % (10, 100, 1000, 0, 0))
-        b = D.parse_diskstats_line(self.LINE % (30, 2100, 1000 + 2048 * 2, 500, 3000))
+        a = D.parse_diskstats_line(self.LINE % (10, 100, 1000, 50, 0, 0))
+        b = D.parse_diskstats_line(self.LINE % (30, 2100, 1000 + 2048 * 2, 1050, 500, 3000))
         self.assertEqual(a[0], "loop0")
         d = D.diskstats_delta(a[1], b[1], 2.0)
         self.assertEqual(d["dev_r_iops"], 10)
@@ -34,13 +34,22 @@ class Diskstats(unittest.TestCase):
         self.assertAlmostEqual(d["dev_w_mbps"], 4096 * 512 / 1e6 / 2)
         self.assertEqual(d["dev_util_pct"], 25)
         self.assertEqual(d["dev_avg_queue"], 1.5)
+        self.assertEqual(d["dev_w_await_ms"], 0.5)      # 1000 ms writing over 2000 writes
 
     def test_util_capped_and_bad_lines(self):
-        a = D.parse_diskstats_line(self.LINE % (0, 0, 0, 0, 0))[1]
-        b = D.parse_diskstats_line(self.LINE % (0, 0, 0, 5000, 0))[1]
+        a = D.parse_diskstats_line(self.LINE % (0, 0, 0, 0, 0, 0))[1]
+        b = D.parse_diskstats_line(self.LINE % (0, 0, 0, 0, 5000, 0))[1]
         self.assertEqual(D.diskstats_delta(a, b, 1.0)["dev_util_pct"], 100.0)
+        self.assertEqual(D.diskstats_delta(a, b, 1.0)["dev_w_await_ms"], 0.0)   # no writes: no latency
         self.assertIsNone(D.parse_diskstats_line("7 0 loop0 1 2"))
         self.assertIsNone(D.diskstats_delta(a, b, 0))
+
+    def test_disk_name(self):
+        self.assertIsNone(D.disk_name("0:9999"))          # not a block device (a tmpfs file's st_dev)
+        root = D.backing_disk("/")
+        if not os.path.exists("/sys/dev/block/" + root):
+            self.skipTest("/ is not on a block device here")
+        self.assertIsNotNone(D.read_diskstats(D.disk_name(root)))   # the name /proc/diskstats uses
 
     def test_cap_share(self):
         rates = {"dev_r_iops": 1500.0, "dev_w_iops": 600.0}
@@ -49,10 +58,10 @@ class Diskstats(unittest.TestCase):
         self.assertIsNone(D.cap_share(rates, {}))
 
     def test_read_diskstats_picks_the_named_device(self):
-        text = "\n".join([self.LINE.replace("loop0", "loop1") % (1, 2, 3, 4, 5),
-                          self.LINE % (10, 20, 30, 40, 50), "garbage"])
+        text = "\n".join([self.LINE.replace("loop0", "loop1") % (1, 2, 3, 4, 5, 6),
+                          self.LINE % (10, 20, 30, 35, 40, 50), "garbage"])
         self.assertEqual(D.read_diskstats("loop0", text),
-                         {"reads": 10, "writes": 20, "sectors_written": 30, "in_flight": 0,
+                         {"reads": 10, "writes": 20, "write_ms": 35, "sectors_written": 30, "in_flight": 0,
                           "io_ticks_ms": 40, "queue_ms": 50})
         self.assertEqual(D.read_diskstats("loop1", text)["writes"], 2)
         self.assertIsNone(D.read_diskstats("loop9", text))

@@ -66,7 +66,8 @@ class Outputs(unittest.TestCase):
         self.assertEqual(rows[9]["server"], "vanilla")
 
         header, runs = self.read_csv("runs.csv")
-        self.assertEqual(header, R.RUN_COLUMNS + [k for k, _, _ in S.RUN_METRICS] + ["error"])
+        self.assertEqual(header, R.RUN_COLUMNS + [k for k, _, _ in S.RUN_METRICS + S.CAUSE_METRICS]
+                         + ["dip_verdict", "error"])
         self.assertNotIn("load_s", header)                  # no loader ran: no load columns
         self.assertEqual([r["status"] for r in runs], ["ok", "ok", "failed"])
         self.assertEqual(float(runs[0]["mean_tps"]), 100)   # the summary merged into the row
@@ -94,7 +95,8 @@ class Outputs(unittest.TestCase):
         infos = [info("01-steady+prealloc-t4-r1", "steady+prealloc", rows, load=load)]
         md = R.write_outputs(self.out, infos, rows, None, "bench/run --scenario bulk_load")
         header, runs = self.read_csv("runs.csv")
-        self.assertEqual(header, R.RUN_COLUMNS + [k for k, _, _ in S.RUN_METRICS] + B.RUN_COLUMNS + ["error"])
+        self.assertEqual(header, R.RUN_COLUMNS + [k for k, _, _ in S.RUN_METRICS + S.CAUSE_METRICS] + B.RUN_COLUMNS
+                         + ["dip_verdict", "error"])
         self.assertEqual(float(runs[0]["load_s"]), 6.0)
         self.assertEqual(runs[0]["load_rows"], "600")
         self.assertIn("### Bulk load, per run", md)

@@ -106,7 +106,7 @@ class Exits(unittest.TestCase):
         self.assertNotIn("--- my.cnf", out)          # refused before any plan
 
     def test_bad_scenario(self):
-        self.refused("bad_scenario", "bench/run: unknown scenario 'nope'; valid: bulk_load, insert, multi_insert, "
+        self.refused("bad_scenario", "bench/run: unknown scenario 'nope'; valid: bulk_load, checkpoint_wave, free_page_wait, insert, multi_insert, open_loop, "
                                      "pileup, read_only, read_write, smoke, stall, update_non_index, write_only\n")
 
     def test_bad_threads(self):

@@ -9,7 +9,9 @@
 -- arithmetic, so the figures equal what --percentile=95/99 would print.
 --
 -- Each report is one machine-readable line on stdout:
---   SB,<second>,<threads_running>,<tps>,<qps>,<p95_ms>,<p99_ms>,<max_ms>,<errors/s>,<reconnects/s>
+--   SB,<second>,<threads_running>,<tps>,<qps>,<p95_ms>,<p99_ms>,<max_ms>,<errors/s>,<reconnects/s>,<queue>
+-- <queue> is sysbench's event queue under --rate (events waiting for a free
+-- thread: an open-loop run's backlog), 0 in a closed-loop run.
 -- If the histogram layout is not the one expected (another sysbench version),
 -- p95/max are left blank and p99 is sysbench's own --percentile value.
 
@@ -96,12 +98,14 @@ local function report(stat)
   else
     p99 = stat.latency_pct * 1000
   end
-  io.stdout:write(string.format("SB,%.0f,%u,%.2f,%.2f,%s,%s,%s,%.2f,%.2f\n",
+  local ok, queue = pcall(function() return tonumber(stat.queue_length) end)
+  if not ok or queue == nil then queue = 0 end
+  io.stdout:write(string.format("SB,%.0f,%u,%.2f,%.2f,%s,%s,%s,%.2f,%.2f,%u\n",
     stat.time_total, stat.threads_running,
     stat.events / secs,
     (stat.reads + stat.writes + stat.other) / secs,
     fmt(p95), fmt(p99), fmt(pmax),
-    stat.errors / secs, stat.reconnects / secs))
+    stat.errors / secs, stat.reconnects / secs, queue))
   io.stdout:flush()
 end
 

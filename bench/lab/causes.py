@@ -1,0 +1,195 @@
+"""Stall causes: what InnoDB itself says is holding commits back, one
+column a second, and a reading of the dips against those columns.  Pure:
+counters in, columns and findings out (bench/tests/test_causes.py).
+
+Where the counters come from (MySQL 9.7.2, storage/innobase/srv/srv0mon.cc;
+the field notes: ../shared/design/stalls.md):
+
+- the checkpoint-age wave: log_lsn_checkpoint_age against
+  log_max_modified_age_async (the page cleaner starts flushing for redo
+  space) and log_max_modified_age_sync (user threads wait:
+  buffer_flush_sync_waits, pages of sync batches:
+  buffer_flush_sync_total_pages);
+- free-page waits: buffer_LRU_get_free_waits (a user thread slept in
+  buf_LRU_get_free_block because no page was free),
+  buffer_LRU_single_flush_num_scan (it flushed a page itself),
+  Innodb_buffer_pool_wait_free (the server's status counter for the same),
+  Innodb_buffer_pool_pages_free;
+- the device: write IOPS, queue and write latency of the run's loop device,
+  and of the host disk under its image file.
+
+The INNODB_METRICS counters are off by default; enable_sql() turns on the
+ones read here (the same for every server, a few increments per page).
+"""
+
+import statistics
+
+# INNODB_METRICS rows read each second, and the patterns that enable them.
+METRICS = ["log_lsn_checkpoint_age", "log_max_modified_age_async", "log_max_modified_age_sync",
+           "buffer_flush_sync_waits", "buffer_flush_sync_total_pages",
+           "buffer_LRU_get_free_waits", "buffer_LRU_single_flush_num_scan",
+           "buffer_LRU_batch_flush_total_pages"]
+ENABLE = ["log_lsn_checkpoint_age", "log_max_modified_age_%", "buffer_flush_sync%",
+          "buffer_LRU_get_free_waits", "buffer_LRU_single_flush%", "buffer_LRU_batch_flush%"]
+# Status variables the cause columns need (beside lab.collect's).
+STATUS = ["Innodb_buffer_pool_wait_free", "Innodb_buffer_pool_pages_free"]
+PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status names
+
+# Per-second columns this module fills (lab.summary.PER_SECOND_COLUMNS).
+COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "sync_flush_waits_ps", "sync_flush_pages_ps",
+           "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
+           "free_pages"]
+
+# Counters turned into per-second rates: column -> counter in a round.
+RATES = {"sync_flush_waits_ps": PREFIX + "buffer_flush_sync_waits",
+         "sync_flush_pages_ps": PREFIX + "buffer_flush_sync_total_pages",
+         "free_waits_ps": PREFIX + "buffer_lru_get_free_waits",
+         "single_flushes_ps": PREFIX + "buffer_lru_single_flush_num_scan",
+         "lru_flush_pages_ps": PREFIX + "buffer_lru_batch_flush_total_pages",
+         "wait_free_ps": "innodb_buffer_pool_wait_free"}
+
+
+def enable_sql():
+    """Statements that switch the counters on (a missing one is an error the
+    caller ignores: MariaDB lacks some)."""
+    return ["SET GLOBAL innodb_monitor_enable = '%s'" % n for n in ENABLE]
+
+
+def metrics_sql():
+    """One query of a status round: name (prefixed) and value of METRICS."""
+    return ("SELECT CONCAT('%s', NAME), COUNT FROM information_schema.INNODB_METRICS "
+            "WHERE NAME IN (%s);\n" % (PREFIX, ",".join("'%s'" % n for n in METRICS)))
+
+
+def _num(d, name):
+    try:
+        return float(d[name])
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+def columns(prev, cur, dt, status_age=None):
+    """Cause columns from two status rounds ({lower-case name: text}).
+
+    prev None: levels only.  status_age: the checkpoint age from status
+    variables, used when INNODB_METRICS has none (counters off).
+    """
+    out = {}
+    age = _num(cur, PREFIX + "log_lsn_checkpoint_age")
+    if age is None:
+        age = status_age
+    for col, mark in (("ckpt_async_pct", "log_max_modified_age_async"),
+                      ("ckpt_sync_pct", "log_max_modified_age_sync")):
+        m = _num(cur, PREFIX + mark.lower())
+        if age is not None and m:
+            out[col] = "%.1f" % (100.0 * age / m)
+    free = _num(cur, "innodb_buffer_pool_pages_free")
+    if free is not None:
+        out["free_pages"] = "%d" % free
+    if prev is None or dt <= 0:
+        return out
+    for col, name in RATES.items():
+        a, b = _num(prev, name), _num(cur, name)
+        if a is not None and b is not None:
+            out[col] = "%.1f" % (max(0.0, b - a) / dt)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Reading the dips.
+
+# What the page lists for each dip: column, label, format.
+DIP_COLUMNS = [("tps", "TPS", "{:.0f}"), ("p99_ms", "p99 ms", "{:.1f}"),
+               ("queue_len", "client queue", "{:.0f}"),
+               ("ckpt_sync_pct", "ckpt age % of sync mark", "{:.0f}"),
+               ("sync_flush_waits_ps", "sync flush waits/s", "{:.1f}"),
+               ("free_waits_ps", "free-page waits/s", "{:.1f}"),
+               ("wait_free_ps", "Innodb_buffer_pool_wait_free/s", "{:.1f}"),
+               ("free_pages", "free pages", "{:.0f}"),
+               ("dirty_pct", "dirty %", "{:.1f}"),
+               ("pages_flushed_ps", "pages flushed/s", "{:.0f}"),
+               ("dev_w_iops", "device write IOPS", "{:.0f}"),
+               ("dev_avg_queue", "device queue", "{:.1f}"),
+               ("dev_w_await_ms", "device write ms", "{:.2f}"),
+               ("host_util_pct", "host disk %util", "{:.0f}")]
+
+DIP_SHARE = 0.5    # a dip second: TPS below this share of the run's mean
+
+
+def _f(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def _mean(rows, col):
+    vals = [x for x in (_f(r.get(col)) for r in rows) if x is not None]
+    return statistics.fmean(vals) if vals else None
+
+
+def dips(rows, warmup, share=DIP_SHARE):
+    """The measured rows split into (dip seconds, other seconds): a dip is a
+    second whose TPS is below `share` of the run's mean TPS."""
+    measured = [r for r in rows if (_f(r.get("second")) or 0) > warmup and _f(r.get("tps")) is not None]
+    if not measured:
+        return [], []
+    mean = statistics.fmean(_f(r["tps"]) for r in measured)
+    low = [r for r in measured if _f(r["tps"]) < share * mean]
+    rest = [r for r in measured if _f(r["tps"]) >= share * mean]
+    return low, rest
+
+
+def first_rise(rows, col, warmup):
+    """(second, row) of the first measured second where `col` is above 0."""
+    for r in rows:
+        if (_f(r.get("second")) or 0) > warmup and (_f(r.get(col)) or 0) > 0:
+            return int(_f(r["second"])), r
+    return None, None
+
+
+def dip_table(rows, warmup, share=DIP_SHARE):
+    """[(label, value in dips, value elsewhere)] for DIP_COLUMNS, the
+    number of dip seconds; empty list when the run has no dip."""
+    low, rest = dips(rows, warmup, share)
+    if not low:
+        return [], 0
+    table = []
+    for col, label, spec in DIP_COLUMNS:
+        a, b = _mean(low, col), _mean(rest, col)
+        if a is None and b is None:
+            continue
+        table.append((label, "-" if a is None else spec.format(a), "-" if b is None else spec.format(b)))
+    return table, len(low)
+
+
+def verdict(rows, warmup, share=DIP_SHARE):
+    """One sentence naming what the counters show under the dips (or that
+    there were none); the reader checks it against dip_table()."""
+    low, rest = dips(rows, warmup, share)
+    if not low:
+        return "no second below %d%% of the mean TPS" % round(100 * share)
+    said = []
+    sync_s, sync_row = first_rise(rows, "sync_flush_waits_ps", warmup)
+    if sync_s is not None:
+        said.append("sync flush waits first rose above 0 at second %d (checkpoint age %s%% of the "
+                    "sync mark, %s%% of the async mark)" % (sync_s, sync_row.get("ckpt_sync_pct") or "?",
+                                                          sync_row.get("ckpt_async_pct") or "?"))
+    a, b = _mean(low, "ckpt_async_pct"), _mean(rest, "ckpt_async_pct")
+    if a is not None and a >= 100:
+        said.append("in the dips the checkpoint age averaged %.0f%% of the async mark (%s elsewhere)"
+                    % (a, "-" if b is None else "%.0f%%" % b))
+    fw, fr = _mean(low, "free_waits_ps"), _mean(rest, "free_waits_ps")
+    if fw:
+        said.append("free-page waits averaged %.1f/s in the dips (%.1f/s elsewhere)" % (fw, fr or 0.0))
+    wa, wr = _mean(low, "dev_w_iops"), _mean(rest, "dev_w_iops")
+    qa, qr = _mean(low, "dev_avg_queue"), _mean(rest, "dev_avg_queue")
+    if wa is not None and wr:
+        said.append("device writes %.0f/s in the dips vs %.0f/s elsewhere, queue %s vs %s" % (
+            wa, wr, "-" if qa is None else "%.1f" % qa, "-" if qr is None else "%.1f" % qr))
+    ha = _mean(low, "host_util_pct")
+    if ha is not None:
+        said.append("host disk %%util %.0f%% in the dips (%s elsewhere)" % (
+            ha, "-" if _mean(rest, "host_util_pct") is None else "%.0f%%" % _mean(rest, "host_util_pct")))
+    return "%d s below %d%% of the mean TPS; %s" % (len(low), round(100 * share),
+                                                     "; ".join(said) if said else "no cause counter moved")

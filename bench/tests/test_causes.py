@@ -1,0 +1,193 @@
+"""The stall lab's cause columns and dip reading (lab.causes), its summary
+figures (lab.summary), the open-loop queue from sysbench's line
+(lab.client), and the stall scenarios' settings (lab.scenarios): known
+counters in, known columns and sentences out.
+
+Run: python3 -m unittest discover -s bench/tests -v
+"""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lab import causes as X  # noqa: E402
+from lab import client as C  # noqa: E402
+from lab import collect as K  # noqa: E402
+from lab import summary as S  # noqa: E402
+from lab.scenarios import ScenarioError, build_scenario  # noqa: E402
+
+MiB = 1024 ** 2
+
+
+def rnd(**kw):
+    """A status round as the poller stores it: lower-case names, text values."""
+    return {k.lower(): str(v) for k, v in kw.items()}
+
+
+class Columns(unittest.TestCase):
+    MARKS = dict(m_log_max_modified_age_async=80 * MiB, m_log_max_modified_age_sync=90 * MiB)
+
+    def test_checkpoint_age_against_the_marks(self):
+        cur = rnd(m_log_lsn_checkpoint_age=72 * MiB, **self.MARKS)
+        out = X.columns(None, cur, 0)
+        self.assertEqual((out["ckpt_async_pct"], out["ckpt_sync_pct"]), ("90.0", "80.0"))
+        self.assertNotIn("sync_flush_waits_ps", out)         # no previous round: levels only
+
+    def test_status_age_when_the_metric_is_off(self):
+        out = X.columns(None, rnd(**self.MARKS), 0, status_age=45 * MiB)
+        self.assertEqual(out["ckpt_sync_pct"], "50.0")
+        self.assertEqual(X.columns(None, rnd(), 0, status_age=45 * MiB), {})   # no marks: no share
+
+    def test_rates(self):
+        prev = rnd(m_buffer_flush_sync_waits=10, m_buffer_flush_sync_total_pages=1000,
+                   m_buffer_lru_get_free_waits=0, m_buffer_lru_single_flush_num_scan=5,
+                   m_buffer_lru_batch_flush_total_pages=100, innodb_buffer_pool_wait_free=3,
+                   innodb_buffer_pool_pages_free=500)
+        cur = rnd(m_buffer_flush_sync_waits=30, m_buffer_flush_sync_total_pages=5000,
+                  m_buffer_lru_get_free_waits=8, m_buffer_lru_single_flush_num_scan=5,
+                  m_buffer_lru_batch_flush_total_pages=2100, innodb_buffer_pool_wait_free=7,
+                  innodb_buffer_pool_pages_free=0)
+        out = X.columns(prev, cur, 2.0)
+        self.assertEqual(out, {"sync_flush_waits_ps": "10.0", "sync_flush_pages_ps": "2000.0",
+                               "free_waits_ps": "4.0", "single_flushes_ps": "0.0",
+                               "lru_flush_pages_ps": "1000.0", "wait_free_ps": "2.0", "free_pages": "0"})
+
+    def test_a_counter_reset_is_not_a_negative_rate(self):
+        out = X.columns(rnd(m_buffer_flush_sync_waits=50), rnd(m_buffer_flush_sync_waits=0), 1.0)
+        self.assertEqual(out["sync_flush_waits_ps"], "0.0")
+
+    def test_collector_round_carries_the_metrics(self):
+        sql = K.status_sql("mysql", 3)
+        self.assertIn("information_schema.INNODB_METRICS", sql)
+        for name in X.METRICS:
+            self.assertIn("'%s'" % name, sql)
+        for name in X.STATUS:
+            self.assertIn("'%s'" % name, sql)
+        self.assertIs(bool(sql.endswith("SELECT '__end__', 3;\n")), True)
+        # every metric read is switched on by one of the patterns
+        for name in X.METRICS:
+            self.assertIs(any(name == p or (p.endswith("%") and name.startswith(p[:-1])) for p in X.ENABLE),
+                          True, name)
+
+    def test_server_row_has_the_cause_columns(self):
+        v0 = rnd(innodb_checkpoint_age=45 * MiB, m_buffer_flush_sync_waits=0, **self.MARKS)
+        v1 = rnd(innodb_checkpoint_age=85 * MiB, m_buffer_flush_sync_waits=12, **self.MARKS)
+        row = K.server_row((1.0, v0), (2.0, v1), "mysql", 100 * MiB)
+        self.assertEqual(row["ckpt_age_pct"], "85.00")
+        self.assertEqual(row["ckpt_sync_pct"], "94.4")
+        self.assertEqual(row["sync_flush_waits_ps"], "12.0")
+        self.assertEqual(set(X.COLUMNS) - set(S.PER_SECOND_COLUMNS), set())
+
+
+def wave(n_good=20, n_dip=5, base=1000, dip=200):
+    """Per-second rows: n_good flat seconds, then n_dip seconds of a wave in
+    which the checkpoint age passes the sync mark and commits wait."""
+    rows = []
+    for i in range(1, n_good + n_dip + 1):
+        bad = i > n_good
+        rows.append({"second": str(i), "tps": str(dip if bad else base), "p99_ms": "300" if bad else "20",
+                     "ckpt_sync_pct": "101" if bad else "60", "ckpt_async_pct": "112" if bad else "67",
+                     "sync_flush_waits_ps": "12" if bad else "0", "free_waits_ps": "0",
+                     "dev_w_iops": "7900" if bad else "2000", "dev_avg_queue": "12" if bad else "1",
+                     "queue_len": "400" if bad else "0", "free_pages": "1000", "max_ms": "900" if bad else "40"})
+    return rows
+
+
+class Dips(unittest.TestCase):
+    def test_split(self):
+        low, rest = X.dips(wave(), warmup=0)
+        self.assertEqual((len(low), len(rest)), (5, 20))
+
+    def test_table_sets_dips_against_the_rest(self):
+        table, n = X.dip_table(wave(), warmup=0)
+        self.assertEqual(n, 5)
+        got = {label: (a, b) for label, a, b in table}
+        self.assertEqual(got["ckpt age % of sync mark"], ("101", "60"))
+        self.assertEqual(got["sync flush waits/s"], ("12.0", "0.0"))
+        self.assertEqual(got["client queue"], ("400", "0"))
+        self.assertNotIn("host disk %util", got)                   # no column: no line
+
+    def test_verdict_names_the_sync_flush(self):
+        v = X.verdict(wave(), warmup=0)
+        self.assertIn("5 s below 50% of the mean TPS", v)
+        self.assertIn("sync flush waits first rose above 0 at second 21 (checkpoint age 101% of the sync mark", v)
+        self.assertIn("checkpoint age averaged 112% of the async mark (67% elsewhere)", v)
+        self.assertNotIn("free-page", v)                           # none in this run
+
+    def test_verdict_free_page_waits(self):
+        rows = wave()
+        for r in rows[-5:]:
+            r.update(free_waits_ps="40", sync_flush_waits_ps="0", ckpt_async_pct="50")
+        v = X.verdict(rows, warmup=0)
+        self.assertIn("free-page waits averaged 40.0/s in the dips (0.0/s elsewhere)", v)
+        self.assertNotIn("sync flush", v)
+
+    def test_flat_run_has_no_dip(self):
+        self.assertEqual(X.verdict(wave(n_dip=0), warmup=0), "no second below 50% of the mean TPS")
+        self.assertEqual(X.dip_table(wave(n_dip=0), warmup=0), ([], 0))
+
+    def test_warmup_left_out(self):
+        rows = wave(n_good=20, n_dip=0)
+        rows[0]["tps"] = "1"
+        self.assertEqual(X.dips(rows, warmup=1)[0], [])
+        self.assertEqual(len(X.dips(rows, warmup=0)[0]), 1)
+
+
+class Summary(unittest.TestCase):
+    def test_cause_figures(self):
+        s = S.summarize_run(wave(), warmup=0, sla_ms=100)
+        self.assertEqual(s["max_ckpt_sync_pct"], 101)
+        self.assertEqual(s["sync_flush_waits"], 60)
+        self.assertEqual(s["free_waits"], 0)
+        self.assertEqual(s["max_queue"], 400)
+        self.assertEqual(s["max_latency_ms"], 900)
+        self.assertEqual(s["secs_over_sla"], 5)
+        self.assertIsNone(S.summarize_run(wave(), warmup=0)["secs_over_sla"])   # no SLA given
+
+    def test_markdown_has_the_causes(self):
+        rows = wave()
+        info = {"run_id": "01-vanilla-t16-r1", "server": "vanilla", "threads": 16, "repeat": 1, "status": "ok",
+                "summary": S.summarize_run(rows, 0, 100)}
+        table, n = X.dip_table(rows, 0)
+        info["dips"] = {"verdict": X.verdict(rows, 0), "table": table, "seconds": n}
+        md = S.summary_markdown([info])
+        self.assertIn("### Stall causes per run", md)
+        self.assertIn("| 01-vanilla-t16-r1 | vanilla | 1 | 101 | 60 | 0 |", md)
+        self.assertIn("#### 01-vanilla-t16-r1 (vanilla): 5 s below 50%", md)
+        self.assertIn("| sync flush waits/s | 12.0 | 0.0 |", md)
+
+
+class OpenLoop(unittest.TestCase):
+    def test_queue_from_the_report_line(self):
+        sec, cols = C.parse_report_line("SB,7,64,2400.00,2400.00,5.1,9.9,80.0,0.00,0.00,312\n")
+        self.assertEqual((sec, cols["queue_len"]), (7, "312"))
+        self.assertNotIn("queue_len", C.parse_report_line("SB,7,64,2400.00,2400.00,5.1,9.9,80.0,0.00,0.00\n")[1])
+
+    def test_rate_becomes_a_run_argument(self):
+        sc = build_scenario("open_loop")
+        self.assertEqual(sc["run_args"], ["--rate=2500"])
+        self.assertEqual(sc["sla_ms"], 100)
+        self.assertEqual(build_scenario("open_loop", overrides={"rate": 1800})["run_args"], ["--rate=1800"])
+        self.assertEqual(build_scenario("checkpoint_wave", overrides={"rate": 900})["run_args"], ["--rate=900"])
+        self.assertNotIn("run_args", build_scenario("checkpoint_wave"))              # closed loop
+        self.assertEqual(build_scenario("open_loop", overrides={"rate": 0}).get("run_args", []), [])   # 0: closed
+        self.assertEqual(C.offered_rate(build_scenario("bulk_load")["run_args"]), 200)
+
+    def test_bad_rate_and_sla(self):
+        with self.assertRaises(ScenarioError):
+            build_scenario("open_loop", overrides={"rate": -1})
+        with self.assertRaises(ScenarioError):
+            build_scenario("open_loop", overrides={"sla_ms": 0})
+
+    def test_stall_scenarios_model_their_setting(self):
+        a = build_scenario("checkpoint_wave")
+        self.assertEqual((a["redo"], a["io_capacity"], a["duration"]), (100 * MiB, (200, 2000), 600))
+        b = build_scenario("free_page_wait")
+        data = b["tables"] * b["table_size"] * 240        # ~240 bytes a sysbench row on disk
+        self.assertGreaterEqual(data / b["buffer_pool"], 6)   # several times the pool
+        self.assertGreaterEqual(b["duration"], 600)
+
+
+if __name__ == "__main__":
+    unittest.main()
