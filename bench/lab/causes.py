@@ -6,10 +6,14 @@ Where the counters come from (MySQL 9.7.2, storage/innobase/srv/srv0mon.cc;
 the field notes: ../shared/design/stalls.md):
 
 - the checkpoint-age wave: log_lsn_checkpoint_age against
-  log_max_modified_age_async (the page cleaner starts flushing for redo
-  space) and log_max_modified_age_sync (user threads wait:
-  buffer_flush_sync_waits, pages of sync batches:
-  buffer_flush_sync_total_pages);
+  log_max_modified_age_async (7/8 of the redo's soft capacity: the page
+  cleaner flushes for redo space) and log_max_modified_age_sync (15/16:
+  the page cleaner flushes in sync mode, pages counted in
+  buffer_flush_sync_total_pages); past the free-check limit user threads
+  wait for redo space in log_free_check_wait(), counted in
+  log_on_file_space_waits.  (buffer_flush_sync_waits, despite its name,
+  only counts rounds of buf_flush_sync_all_buf_pools(), a full flush of
+  every pool, in 9.7.2: kept as a column, not read as a cause);
 - free-page waits: buffer_LRU_get_free_waits (a user thread slept in
   buf_LRU_get_free_block because no page was free),
   buffer_LRU_single_flush_num_scan (it flushed a page itself),
@@ -26,22 +30,23 @@ import statistics
 
 # INNODB_METRICS rows read each second, and the patterns that enable them.
 METRICS = ["log_lsn_checkpoint_age", "log_max_modified_age_async", "log_max_modified_age_sync",
-           "buffer_flush_sync_waits", "buffer_flush_sync_total_pages",
+           "log_on_file_space_waits", "buffer_flush_sync_waits", "buffer_flush_sync_total_pages",
            "buffer_LRU_get_free_waits", "buffer_LRU_single_flush_num_scan",
            "buffer_LRU_batch_flush_total_pages"]
-ENABLE = ["log_lsn_checkpoint_age", "log_max_modified_age_%", "buffer_flush_sync%",
+ENABLE = ["log_lsn_checkpoint_age", "log_max_modified_age_%", "log_on_file_space_%", "buffer_flush_sync%",
           "buffer_LRU_get_free_waits", "buffer_LRU_single_flush%", "buffer_LRU_batch_flush%"]
 # Status variables the cause columns need (beside lab.collect's).
 STATUS = ["Innodb_buffer_pool_wait_free", "Innodb_buffer_pool_pages_free"]
 PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status names
 
 # Per-second columns this module fills (lab.summary.PER_SECOND_COLUMNS).
-COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "sync_flush_waits_ps", "sync_flush_pages_ps",
+COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
            "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
            "free_pages"]
 
 # Counters turned into per-second rates: column -> counter in a round.
-RATES = {"sync_flush_waits_ps": PREFIX + "buffer_flush_sync_waits",
+RATES = {"redo_space_waits_ps": PREFIX + "log_on_file_space_waits",
+         "sync_flush_waits_ps": PREFIX + "buffer_flush_sync_waits",
          "sync_flush_pages_ps": PREFIX + "buffer_flush_sync_total_pages",
          "free_waits_ps": PREFIX + "buffer_lru_get_free_waits",
          "single_flushes_ps": PREFIX + "buffer_lru_single_flush_num_scan",
@@ -102,7 +107,8 @@ def columns(prev, cur, dt, status_age=None):
 DIP_COLUMNS = [("tps", "TPS", "{:.0f}"), ("p99_ms", "p99 ms", "{:.1f}"),
                ("queue_len", "client queue", "{:.0f}"),
                ("ckpt_sync_pct", "ckpt age % of sync mark", "{:.0f}"),
-               ("sync_flush_waits_ps", "sync flush waits/s", "{:.1f}"),
+               ("redo_space_waits_ps", "redo space waits/s", "{:.1f}"),
+               ("sync_flush_pages_ps", "sync flush pages/s", "{:.0f}"),
                ("free_waits_ps", "free-page waits/s", "{:.1f}"),
                ("wait_free_ps", "Innodb_buffer_pool_wait_free/s", "{:.1f}"),
                ("free_pages", "free pages", "{:.0f}"),
@@ -170,11 +176,15 @@ def verdict(rows, warmup, share=DIP_SHARE):
     if not low:
         return "no second below %d%% of the mean TPS" % round(100 * share)
     said = []
-    sync_s, sync_row = first_rise(rows, "sync_flush_waits_ps", warmup)
-    if sync_s is not None:
-        said.append("sync flush waits first rose above 0 at second %d (checkpoint age %s%% of the "
-                    "sync mark, %s%% of the async mark)" % (sync_s, sync_row.get("ckpt_sync_pct") or "?",
-                                                          sync_row.get("ckpt_async_pct") or "?"))
+    for col, what in (("sync_flush_pages_ps", "sync-mode flushing"), ("redo_space_waits_ps", "redo space waits")):
+        sec, row = first_rise(rows, col, warmup)
+        if sec is not None:
+            said.append("%s first rose above 0 at second %d (checkpoint age %s%% of the sync mark, %s%% of "
+                        "the async mark)" % (what, sec, row.get("ckpt_sync_pct") or "?",
+                                             row.get("ckpt_async_pct") or "?"))
+    rw, rr = _mean(low, "redo_space_waits_ps"), _mean(rest, "redo_space_waits_ps")
+    if rw:
+        said.append("redo space waits averaged %.1f/s in the dips (%.1f/s elsewhere)" % (rw, rr or 0.0))
     a, b = _mean(low, "ckpt_async_pct"), _mean(rest, "ckpt_async_pct")
     if a is not None and a >= 100:
         said.append("in the dips the checkpoint age averaged %.0f%% of the async mark (%s elsewhere)"

@@ -86,14 +86,15 @@ SCENARIOS = {
     "checkpoint_wave": {
         "about": "A, the checkpoint-age wave: a hot write set that fits the buffer "
                  "pool (8 x 400k rows, ~0.75 GB, 1 GB pool), uniform updates, 16 "
-                 "threads, 10 min, the 9.x default redo capacity (100 MB) and the "
-                 "8.0-era innodb_io_capacity 200/2000: redo fills faster than the "
-                 "page cleaner may flush, the checkpoint age crosses the async and "
-                 "then the sync mark, and commits wait on sync flushing",
+                 "threads, 10 min, the 9.x default redo capacity (100 MB) and an "
+                 "HDD-era innodb_io_capacity 200 with _max at twice it (400): redo "
+                 "fills faster than the page cleaner may flush, the checkpoint age "
+                 "crosses the async and then the sync mark, and commits wait for "
+                 "redo space",
         "workload": "oltp_update_non_index", "tables": 8, "table_size": 400000,
         "threads": [16], "duration": 600, "warmup": 10, "device": "ssd",
         "buffer_pool": 1 * GiB, "redo": 100 * MiB, "image_gb": 16,
-        "io_capacity": (200, 2000),
+        "io_capacity": (200, 400),
         "workload_args": ["--rand-type=uniform"],
         "quick": {"duration": 120, "tables": 4, "table_size": 200000,
                   "buffer_pool": 512 * MiB, "redo": 64 * MiB, "image_gb": 8},
@@ -113,15 +114,15 @@ SCENARIOS = {
     },
     "open_loop": {
         "about": "C, open-loop load: the checkpoint_wave data and settings with "
-                 "requests arriving at a fixed rate (sysbench --rate=2500, up to 64 "
+                 "requests arriving at a fixed rate (sysbench --rate=2600, up to 64 "
                  "client threads) as an application sends them: a stall becomes a "
                  "queue and a latency spike, counted against a 100 ms p99 SLA",
         "workload": "oltp_update_non_index", "tables": 8, "table_size": 400000,
         "threads": [64], "duration": 600, "warmup": 10, "device": "ssd",
         "buffer_pool": 1 * GiB, "redo": 100 * MiB, "image_gb": 16,
-        "io_capacity": (200, 2000),
+        "io_capacity": (200, 400),
         "workload_args": ["--rand-type=uniform"],
-        "rate": 2500, "sla_ms": 100,
+        "rate": 2600, "sla_ms": 100,
         "quick": {"duration": 120, "tables": 4, "table_size": 200000,
                   "buffer_pool": 512 * MiB, "redo": 64 * MiB, "image_gb": 8},
     },

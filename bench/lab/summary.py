@@ -29,7 +29,7 @@ PER_SECOND_COLUMNS = [
     # the host disk under the loop image (blank when the image is in RAM)
     "host_w_iops", "host_util_pct",
     # stall causes from INNODB_METRICS and status (lab.causes)
-    "ckpt_async_pct", "ckpt_sync_pct", "sync_flush_waits_ps", "sync_flush_pages_ps",
+    "ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
     "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
     "free_pages",
     # who burns the CPU (100 = one core): server and load generator
@@ -55,7 +55,8 @@ RUN_METRICS = [
 # Per-run stall-cause figures (lab.causes columns), in their own table.
 CAUSE_METRICS = [
     ("max_ckpt_sync_pct", "max ckpt age % of sync mark", "{:.0f}"),
-    ("sync_flush_waits", "sync flush waits", "{:.0f}"),
+    ("redo_space_waits", "redo space waits", "{:.0f}"),
+    ("sync_flush_pages", "sync flush pages", "{:.0f}"),
     ("free_waits", "free-page waits", "{:.0f}"),
     ("wait_free", "Innodb_buffer_pool_wait_free", "{:.0f}"),
     ("min_free_pages", "min free pages", "{:.0f}"),
@@ -134,7 +135,8 @@ def cause_figures(measured, p99, sla_ms):
     out = {}
     v = col("ckpt_sync_pct")
     out["max_ckpt_sync_pct"] = max(v) if v else None
-    for key, name in (("sync_flush_waits", "sync_flush_waits_ps"), ("free_waits", "free_waits_ps"),
+    for key, name in (("redo_space_waits", "redo_space_waits_ps"), ("sync_flush_pages", "sync_flush_pages_ps"),
+                      ("free_waits", "free_waits_ps"),
                       ("wait_free", "wait_free_ps")):
         v = col(name)
         out[key] = sum(v) if v else None

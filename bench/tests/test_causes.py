@@ -6,8 +6,11 @@ counters in, known columns and sentences out.
 Run: python3 -m unittest discover -s bench/tests -v
 """
 
+import csv
 import os
+import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -40,16 +43,17 @@ class Columns(unittest.TestCase):
         self.assertEqual(X.columns(None, rnd(), 0, status_age=45 * MiB), {})   # no marks: no share
 
     def test_rates(self):
-        prev = rnd(m_buffer_flush_sync_waits=10, m_buffer_flush_sync_total_pages=1000,
+        prev = rnd(m_log_on_file_space_waits=1, m_buffer_flush_sync_waits=10, m_buffer_flush_sync_total_pages=1000,
                    m_buffer_lru_get_free_waits=0, m_buffer_lru_single_flush_num_scan=5,
                    m_buffer_lru_batch_flush_total_pages=100, innodb_buffer_pool_wait_free=3,
                    innodb_buffer_pool_pages_free=500)
-        cur = rnd(m_buffer_flush_sync_waits=30, m_buffer_flush_sync_total_pages=5000,
+        cur = rnd(m_log_on_file_space_waits=61, m_buffer_flush_sync_waits=30, m_buffer_flush_sync_total_pages=5000,
                   m_buffer_lru_get_free_waits=8, m_buffer_lru_single_flush_num_scan=5,
                   m_buffer_lru_batch_flush_total_pages=2100, innodb_buffer_pool_wait_free=7,
                   innodb_buffer_pool_pages_free=0)
         out = X.columns(prev, cur, 2.0)
-        self.assertEqual(out, {"sync_flush_waits_ps": "10.0", "sync_flush_pages_ps": "2000.0",
+        self.assertEqual(out, {"redo_space_waits_ps": "30.0", "sync_flush_waits_ps": "10.0",
+                               "sync_flush_pages_ps": "2000.0",
                                "free_waits_ps": "4.0", "single_flushes_ps": "0.0",
                                "lru_flush_pages_ps": "1000.0", "wait_free_ps": "2.0", "free_pages": "0"})
 
@@ -82,13 +86,15 @@ class Columns(unittest.TestCase):
 
 def wave(n_good=20, n_dip=5, base=1000, dip=200):
     """Per-second rows: n_good flat seconds, then n_dip seconds of a wave in
-    which the checkpoint age passes the sync mark and commits wait."""
+    which the checkpoint age passes the sync mark, the page cleaner flushes
+    in sync mode and commits wait for redo space."""
     rows = []
     for i in range(1, n_good + n_dip + 1):
         bad = i > n_good
         rows.append({"second": str(i), "tps": str(dip if bad else base), "p99_ms": "300" if bad else "20",
                      "ckpt_sync_pct": "101" if bad else "60", "ckpt_async_pct": "112" if bad else "67",
-                     "sync_flush_waits_ps": "12" if bad else "0", "free_waits_ps": "0",
+                     "redo_space_waits_ps": "12" if bad else "0", "free_waits_ps": "0",
+                     "sync_flush_pages_ps": "3000" if bad else "0",
                      "dev_w_iops": "7900" if bad else "2000", "dev_avg_queue": "12" if bad else "1",
                      "queue_len": "400" if bad else "0", "free_pages": "1000", "max_ms": "900" if bad else "40"})
     return rows
@@ -104,24 +110,28 @@ class Dips(unittest.TestCase):
         self.assertEqual(n, 5)
         got = {label: (a, b) for label, a, b in table}
         self.assertEqual(got["ckpt age % of sync mark"], ("101", "60"))
-        self.assertEqual(got["sync flush waits/s"], ("12.0", "0.0"))
+        self.assertEqual(got["redo space waits/s"], ("12.0", "0.0"))
+        self.assertEqual(got["sync flush pages/s"], ("3000", "0"))
         self.assertEqual(got["client queue"], ("400", "0"))
         self.assertNotIn("host disk %util", got)                   # no column: no line
 
     def test_verdict_names_the_sync_flush(self):
         v = X.verdict(wave(), warmup=0)
         self.assertIn("5 s below 50% of the mean TPS", v)
-        self.assertIn("sync flush waits first rose above 0 at second 21 (checkpoint age 101% of the sync mark", v)
+        self.assertIn("sync-mode flushing first rose above 0 at second 21 (checkpoint age 101% of the sync mark", v)
+        self.assertIn("redo space waits first rose above 0 at second 21", v)
+        self.assertIn("redo space waits averaged 12.0/s in the dips (0.0/s elsewhere)", v)
         self.assertIn("checkpoint age averaged 112% of the async mark (67% elsewhere)", v)
         self.assertNotIn("free-page", v)                           # none in this run
 
     def test_verdict_free_page_waits(self):
         rows = wave()
         for r in rows[-5:]:
-            r.update(free_waits_ps="40", sync_flush_waits_ps="0", ckpt_async_pct="50")
+            r.update(free_waits_ps="40", redo_space_waits_ps="0", sync_flush_pages_ps="0", ckpt_async_pct="50")
         v = X.verdict(rows, warmup=0)
         self.assertIn("free-page waits averaged 40.0/s in the dips (0.0/s elsewhere)", v)
-        self.assertNotIn("sync flush", v)
+        self.assertNotIn("sync-mode", v)
+        self.assertNotIn("redo space", v)
 
     def test_flat_run_has_no_dip(self):
         self.assertEqual(X.verdict(wave(n_dip=0), warmup=0), "no second below 50% of the mean TPS")
@@ -138,7 +148,8 @@ class Summary(unittest.TestCase):
     def test_cause_figures(self):
         s = S.summarize_run(wave(), warmup=0, sla_ms=100)
         self.assertEqual(s["max_ckpt_sync_pct"], 101)
-        self.assertEqual(s["sync_flush_waits"], 60)
+        self.assertEqual(s["redo_space_waits"], 60)
+        self.assertEqual(s["sync_flush_pages"], 15000)
         self.assertEqual(s["free_waits"], 0)
         self.assertEqual(s["max_queue"], 400)
         self.assertEqual(s["max_latency_ms"], 900)
@@ -153,9 +164,41 @@ class Summary(unittest.TestCase):
         info["dips"] = {"verdict": X.verdict(rows, 0), "table": table, "seconds": n}
         md = S.summary_markdown([info])
         self.assertIn("### Stall causes per run", md)
-        self.assertIn("| 01-vanilla-t16-r1 | vanilla | 1 | 101 | 60 | 0 |", md)
+        self.assertIn("| 01-vanilla-t16-r1 | vanilla | 1 | 101 | 60 | 15000 | 0 |", md)
         self.assertIn("#### 01-vanilla-t16-r1 (vanilla): 5 s below 50%", md)
-        self.assertIn("| sync flush waits/s | 12.0 | 0.0 |", md)
+        self.assertIn("| redo space waits/s | 12.0 | 0.0 |", md)
+
+
+class Plot(unittest.TestCase):
+    PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plot")
+
+    def test_causes_chart_written_for_cause_columns(self):
+        if subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True).returncode:
+            self.skipTest("python3-matplotlib is not installed (bench/install-deps)")
+        with tempfile.TemporaryDirectory() as d:
+            rows = wave()
+            for r in rows:
+                r.update(run_id="01-vanilla-t16-r1", server="vanilla", threads="16", repeat="1",
+                         scenario="checkpoint_wave", device="ssd")
+            with open(os.path.join(d, "per_second.csv"), "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=S.PER_SECOND_COLUMNS, extrasaction="ignore")
+                w.writeheader()
+                w.writerows(rows)
+            out = subprocess.run([self.PLOT, d], capture_output=True, text=True, timeout=120)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("causes.png", out.stdout)
+            self.assertGreater(os.path.getsize(os.path.join(d, "causes.png")), 10000)
+            # without any cause column there is no such chart
+            for r in rows:
+                for c in X.COLUMNS:
+                    r.pop(c, None)
+            with open(os.path.join(d, "per_second.csv"), "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=S.PER_SECOND_COLUMNS, extrasaction="ignore")
+                w.writeheader()
+                w.writerows(rows)
+            os.remove(os.path.join(d, "causes.png"))
+            subprocess.run([self.PLOT, d], capture_output=True, timeout=120)
+            self.assertIs(os.path.exists(os.path.join(d, "causes.png")), False)
 
 
 class OpenLoop(unittest.TestCase):
@@ -166,7 +209,7 @@ class OpenLoop(unittest.TestCase):
 
     def test_rate_becomes_a_run_argument(self):
         sc = build_scenario("open_loop")
-        self.assertEqual(sc["run_args"], ["--rate=2500"])
+        self.assertEqual(sc["run_args"], ["--rate=2600"])
         self.assertEqual(sc["sla_ms"], 100)
         self.assertEqual(build_scenario("open_loop", overrides={"rate": 1800})["run_args"], ["--rate=1800"])
         self.assertEqual(build_scenario("checkpoint_wave", overrides={"rate": 900})["run_args"], ["--rate=900"])
@@ -182,7 +225,7 @@ class OpenLoop(unittest.TestCase):
 
     def test_stall_scenarios_model_their_setting(self):
         a = build_scenario("checkpoint_wave")
-        self.assertEqual((a["redo"], a["io_capacity"], a["duration"]), (100 * MiB, (200, 2000), 600))
+        self.assertEqual((a["redo"], a["io_capacity"], a["duration"]), (100 * MiB, (200, 400), 600))
         b = build_scenario("free_page_wait")
         data = b["tables"] * b["table_size"] * 240        # ~240 bytes a sysbench row on disk
         self.assertGreaterEqual(data / b["buffer_pool"], 6)   # several times the pool
