@@ -155,6 +155,7 @@ settings: {{"about": "tiny: 2 tables x 10k rows, multi_insert, 2 clients, 20 s; 
 nothing", "workload": "multi_insert", "tables": 2, "table_size": 10000, "threads": [2], "duration": 20, \
 "warmup": 2, "buffer_pool": "128M", "redo": "64M", "image_gb": 4, "workload_args": ["--inserts_per_trx=2"], \
 "settle_timeout": 60}}
+loop images under {cache}/bench/images; settle after prepare: drain
 run 01: steady          mysql   threads=2 repeat=1 mysqld={cache}/build/steady/runtime_output_directory/mysqld
 run 02: vanilla         mysql   threads=2 repeat=1 mysqld={cache}/vanilla/build/steady/runtime_output_directory/mysqld
 {cnf_steady}{cnf_vanilla}"""
@@ -237,6 +238,20 @@ class DryRun(unittest.TestCase):
         self.assertEqual(self.runs(out), [["steady", "mysql", "threads=16"], ["vanilla", "mysql", "threads=16"]] * 2)
         self.assertEqual(self.cnf(out, "vanilla")["innodb_io_capacity"], "3000")
         self.assertEqual(self.cnf(out, "steady")["innodb_redo_log_capacity"], str(256 * 1024 ** 2))
+
+    def test_open_loop_rate_settle_and_image_dir(self):
+        out = self.main("--scenario", "open_loop", "--repeat", "1", "--rate", "1800", "--sla-ms", "50",
+                        "--settle", "none", "--image-dir", "/dev/shm/x")
+        settings = json.loads(out.splitlines()[1][len("settings: "):])
+        self.assertEqual((settings["run_args"], settings["sla_ms"]), (["--rate=1800"], 50))
+        self.assertEqual(out.splitlines()[2], "loop images under /dev/shm/x; settle after prepare: none")
+        c = self.cnf(out, "vanilla")
+        self.assertEqual((c["innodb_io_capacity"], c["innodb_io_capacity_max"], c["innodb_redo_log_capacity"]),
+                         ("200", "400", str(100 * 1024 ** 2)))
+        out = self.main("--scenario", "checkpoint_wave", "--repeat", "1", "--no-settle")
+        self.assertIn("settle after prepare: none", out.splitlines()[2])
+        self.assertNotIn("run_args", json.loads(out.splitlines()[1][len("settings: "):]))
+        self.assertIn("settle after prepare: drain", self.main("--scenario", "smoke", "--repeat", "1").splitlines()[2])
 
     def test_threads_sweep_order(self):
         out = self.main("--scenario", "insert", "--threads", "1,8", "--repeat", "2")
