@@ -134,16 +134,24 @@ def _mean(rows, col):
     return statistics.fmean(vals) if vals else None
 
 
-def dips(rows, warmup, share=DIP_SHARE):
+def dips(rows, warmup, share=DIP_SHARE, sla_ms=None):
     """The measured rows split into (dip seconds, other seconds): a dip is a
-    second whose TPS is below `share` of the run's mean TPS."""
+    second whose TPS is below `share` of the run's mean TPS or, with an SLA
+    (an open-loop run, where TPS holds at the offered rate and a stall shows
+    as latency), whose p99 is above sla_ms."""
     measured = [r for r in rows if (_f(r.get("second")) or 0) > warmup and _f(r.get("tps")) is not None]
     if not measured:
         return [], []
     mean = statistics.fmean(_f(r["tps"]) for r in measured)
-    low = [r for r in measured if _f(r["tps"]) < share * mean]
-    rest = [r for r in measured if _f(r["tps"]) >= share * mean]
-    return low, rest
+
+    def bad(r):
+        return _f(r["tps"]) < share * mean or bool(sla_ms and (_f(r.get("p99_ms")) or 0) > sla_ms)
+    return [r for r in measured if bad(r)], [r for r in measured if not bad(r)]
+
+
+def _dip_words(share, sla_ms):
+    words = "below %d%% of the mean TPS" % round(100 * share)
+    return words + (" or with p99 above the %g ms SLA" % sla_ms if sla_ms else "")
 
 
 def first_rise(rows, col, warmup):
@@ -154,10 +162,10 @@ def first_rise(rows, col, warmup):
     return None, None
 
 
-def dip_table(rows, warmup, share=DIP_SHARE):
+def dip_table(rows, warmup, share=DIP_SHARE, sla_ms=None):
     """[(label, value in dips, value elsewhere)] for DIP_COLUMNS, the
     number of dip seconds; empty list when the run has no dip."""
-    low, rest = dips(rows, warmup, share)
+    low, rest = dips(rows, warmup, share, sla_ms)
     if not low:
         return [], 0
     table = []
@@ -169,12 +177,12 @@ def dip_table(rows, warmup, share=DIP_SHARE):
     return table, len(low)
 
 
-def verdict(rows, warmup, share=DIP_SHARE):
+def verdict(rows, warmup, share=DIP_SHARE, sla_ms=None):
     """One sentence naming what the counters show under the dips (or that
     there were none); the reader checks it against dip_table()."""
-    low, rest = dips(rows, warmup, share)
+    low, rest = dips(rows, warmup, share, sla_ms)
     if not low:
-        return "no second below %d%% of the mean TPS" % round(100 * share)
+        return "no second " + _dip_words(share, sla_ms)
     said = []
     for col, what in (("sync_flush_pages_ps", "sync-mode flushing"), ("redo_space_waits_ps", "redo space waits")):
         sec, row = first_rise(rows, col, warmup)
@@ -201,5 +209,5 @@ def verdict(rows, warmup, share=DIP_SHARE):
     if ha is not None:
         said.append("host disk %%util %.0f%% in the dips (%s elsewhere)" % (
             ha, "-" if _mean(rest, "host_util_pct") is None else "%.0f%%" % _mean(rest, "host_util_pct")))
-    return "%d s below %d%% of the mean TPS; %s" % (len(low), round(100 * share),
-                                                     "; ".join(said) if said else "no cause counter moved")
+    return "%d s %s; %s" % (len(low), _dip_words(share, sla_ms),
+                            "; ".join(said) if said else "no cause counter moved")

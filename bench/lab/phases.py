@@ -369,8 +369,9 @@ def execute(spec):
         if error:
             raise RunFailed(error)
         info["summary"] = S.summarize_run(rows, spec.sc["warmup"], spec.sc.get("sla_ms"))
-        table, n = causes.dip_table(rows, spec.sc["warmup"])
-        info["dips"] = {"verdict": causes.verdict(rows, spec.sc["warmup"]), "table": table, "seconds": n}
+        sla = spec.sc.get("sla_ms")
+        table, n = causes.dip_table(rows, spec.sc["warmup"], sla_ms=sla)
+        info["dips"] = {"verdict": causes.verdict(rows, spec.sc["warmup"], sla_ms=sla), "table": table, "seconds": n}
         info["status"] = "ok"
     except RunFailed as e:
         info["error"] = str(e)

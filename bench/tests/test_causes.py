@@ -137,6 +137,17 @@ class Dips(unittest.TestCase):
         self.assertEqual(X.verdict(wave(n_dip=0), warmup=0), "no second below 50% of the mean TPS")
         self.assertEqual(X.dip_table(wave(n_dip=0), warmup=0), ([], 0))
 
+    def test_open_loop_dips_are_latency(self):
+        rows = wave(n_dip=0)
+        for r in rows[-3:]:
+            r["p99_ms"] = "250"                 # TPS holds at the rate; latency breaks the SLA
+        self.assertEqual(X.dips(rows, 0)[0], [])
+        self.assertEqual(len(X.dips(rows, 0, sla_ms=100)[0]), 3)
+        self.assertIn("3 s below 50% of the mean TPS or with p99 above the 100 ms SLA", X.verdict(rows, 0, sla_ms=100))
+        self.assertEqual(X.dip_table(rows, 0, sla_ms=100)[1], 3)
+        self.assertEqual(X.verdict(wave(n_dip=0), 0, sla_ms=100),
+                         "no second below 50% of the mean TPS or with p99 above the 100 ms SLA")
+
     def test_warmup_left_out(self):
         rows = wave(n_good=20, n_dip=0)
         rows[0]["tps"] = "1"
