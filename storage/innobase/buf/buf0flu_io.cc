@@ -9,9 +9,10 @@ Free Software Foundation.
 *****************************************************************************/
 
 /** @file buf/buf0flu_io.cc
- IO-utilisation-aware adaptive flushing: the server side (sysvars, device
- resolution at first use, sampling, metrics, status). The parsing and the
- policy are in os0diskstats.cc and buf0io_headroom.cc. */
+ Device-paced flushing: the server side (sysvars, the once-a-second
+ observation, metrics, status, device sampling). The controller is in
+ buf0flu_pace.cc, the write latency in os0write_stats.cc, the diskstats
+ parsing in os0diskstats.cc. */
 
 #include "buf0flu_io.h"
 
@@ -19,6 +20,7 @@ Free Software Foundation.
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -26,55 +28,71 @@ Free Software Foundation.
 #include <vector>
 
 #include "buf0buf.h"
-#include "buf0io_headroom.h"
+#include "buf0flu_pace.h"
 #include "fil0fil.h"
 #include "fsp0sysspace.h"
+#include "log0chkp.h"
+#include "log0log.h"
 #include "os0diskstats.h"
+#include "os0write_stats.h"
 #include "srv0mon.h"
 #include "srv0srv.h"
-#include "ut0log.h"
 
-ulong srv_adaptive_flushing_io_util_lwm = 0;
-ulong srv_adaptive_flushing_io_headroom_pct = 50;
+bool srv_adaptive_flushing_device_pacing = false;
+ulong srv_adaptive_flushing_device_latency_pct = 200;
+ulong srv_adaptive_flushing_device_capacity_max = 0;
 char *srv_adaptive_flushing_io_device = nullptr;
 
 namespace {
 
-/** Samples older than this are not used for a decision. */
-constexpr uint64_t SAMPLE_MAX_AGE_MS = 3000;
-/** At most one device sample per this many ms. */
-constexpr uint64_t SAMPLE_INTERVAL_MS = 1000;
+using Clock = std::chrono::steady_clock;
+
+/** The controller is updated at most once per this interval. */
+constexpr auto UPDATE_INTERVAL = std::chrono::seconds{1};
 
 /** State of the page cleaner coordinator (its only writer). */
-struct Io_flush_state {
-  bool initialised{false};
+struct Pace_state {
+  bool on{false};
+  buf_flush_pace::Controller controller;
+  Clock::time_point last_update;
+  os_write_stats::Totals last_writes;
+  uint64_t last_wait_free{0};
+  /** Pages the page cleaner flushed since the last update. */
+  uint64_t flushed{0};
+  /** Upstream's and our target in the current iteration. */
+  ulint iter_upstream{0};
+  ulint iter_target{0};
+  /** Block devices, resolved when pacing is first turned on. */
+  bool devices_resolved{false};
   os_diskstats::Disk_util_sampler sampler;
-  os_diskstats::Sample last;
-  uint64_t last_sample_ms{0};
-  uint64_t last_valid_ms{0};
 };
-Io_flush_state io_state;
+Pace_state pace;
+
+/** Free-page target of the LRU batch per instance; 0 = innodb_lru_scan_depth.
+Written by the coordinator, read by the page cleaner threads. */
+std::atomic<ulint> lru_depth{0};
 
 /** What SHOW ENGINE INNODB STATUS prints, published by the coordinator. */
-struct Io_flush_status {
-  std::atomic<bool> active{false};
+struct Pace_status {
+  std::atomic<bool> updated{false};
+  std::atomic<uint64_t> budget{0};
+  std::atomic<uint64_t> capability{0};
+  std::atomic<uint64_t> latency_us{0};
+  std::atomic<uint64_t> baseline_us{0};
+  std::atomic<uint64_t> p_ckpt{0};
+  std::atomic<uint64_t> p_dirty{0};
+  std::atomic<uint64_t> p_free{0};
+  std::atomic<uint64_t> lru_depth{0};
+  std::atomic<bool> dev_valid{false};
   std::atomic<uint64_t> util_x100{0};
   std::atomic<uint64_t> queue_x100{0};
   std::atomic<uint64_t> write_iops{0};
   std::atomic<uint64_t> read_iops{0};
-  std::atomic<uint64_t> last_extra{0};
-  std::atomic<bool> last_valid{false};
 };
-Io_flush_status io_status;
-/** Leaf devices, set once by the coordinator before active becomes true. */
-char io_devices[256];
-
-uint64_t now_ms() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(
-          std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
+Pace_status status;
+/** Devices sampled, set once by the coordinator. */
+char devices[256];
+std::atomic<bool> devices_set{false};
 
 bool is_auto(const char *value) {
   return value == nullptr || *value == '\0' ||
@@ -82,52 +100,152 @@ bool is_auto(const char *value) {
 }
 
 /** Add the block device holding a path, if it is on one. */
-void add_device_of(const std::string &path, std::vector<os_diskstats::Dev> *devs,
-                   std::string *why_not) {
+void add_device_of(const std::string &path,
+                   std::vector<os_diskstats::Dev> *devs) {
   struct stat st;
   if (path.empty() || ::stat(path.c_str(), &st) != 0) return;
-  if (major(st.st_dev) == 0) {
-    *why_not = "'" + path + "' is not on a block device (device " +
-               std::to_string(major(st.st_dev)) + ":" +
-               std::to_string(minor(st.st_dev)) +
-               ": tmpfs, overlayfs, NFS or similar)";
-    return;
+  if (major(st.st_dev) == 0) return; /* tmpfs, overlayfs, btrfs, NFS... */
+  const os_diskstats::Dev d{major(st.st_dev), minor(st.st_dev)};
+  if (std::find(devs->begin(), devs->end(), d) == devs->end()) {
+    devs->push_back(d);
   }
-  devs->push_back({major(st.st_dev), minor(st.st_dev)});
 }
 
-/** Resolve the devices once, at the first adaptive iteration. */
-void initialise() {
-  io_state.initialised = true;
+/** Resolve the devices under the data and redo files, once. */
+void resolve_devices() {
+  pace.devices_resolved = true;
   std::vector<os_diskstats::Dev> devs;
-  std::string why_not = "no block device found under the data files";
-  const std::string datadir = MySQL_datadir_path.path();
-
   if (!is_auto(srv_adaptive_flushing_io_device)) {
     os_diskstats::Dev d;
     if (os_diskstats::parse_dev(srv_adaptive_flushing_io_device, &d)) {
       devs.push_back(d);
     }
-    why_not = std::string("innodb_adaptive_flushing_io_device=") +
-              srv_adaptive_flushing_io_device +
-              " is not a block device in /sys/dev/block";
   } else {
-    add_device_of(datadir, &devs, &why_not);
+    add_device_of(MySQL_datadir_path.path(), &devs);
     const auto *sys = srv_sys_space.first_datafile();
     if (sys != nullptr && sys->filepath() != nullptr) {
-      add_device_of(sys->filepath(), &devs, &why_not);
+      add_device_of(sys->filepath(), &devs);
+    }
+    if (srv_log_group_home_dir != nullptr) {
+      add_device_of(srv_log_group_home_dir, &devs);
     }
   }
-
-  if (io_state.sampler.init("/sys", devs) == 0) {
-    ib::info(ER_IB_IO_UTIL_NO_DEVICE, why_not.c_str());
-    return;
+  if (pace.sampler.init("/sys", devs) > 0) {
+    snprintf(devices, sizeof(devices), "%s",
+             pace.sampler.describe().c_str());
+  } else {
+    snprintf(devices, sizeof(devices), "%s", "none (not on a block device)");
   }
-  snprintf(io_devices, sizeof(io_devices), "%s",
-           io_state.sampler.describe().c_str());
-  ib::info(ER_IB_IO_UTIL_DEVICE, io_devices, datadir.c_str(),
-           srv_adaptive_flushing_io_util_lwm);
-  io_status.active.store(true);
+  devices_set.store(true);
+}
+
+void sample_devices() {
+  if (!pace.sampler.active()) return;
+  const auto ms = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(
+          Clock::now().time_since_epoch())
+          .count());
+  const auto s = pace.sampler.sample(ms);
+  status.dev_valid.store(s.valid);
+  if (!s.valid) return;
+  MONITOR_SET(MONITOR_FLUSH_IO_UTIL_PCT, static_cast<int64_t>(s.util_pct));
+  MONITOR_SET(MONITOR_FLUSH_IO_AVG_QUEUE,
+              static_cast<int64_t>(s.avg_queue * 100));
+  status.util_x100.store(static_cast<uint64_t>(s.util_pct * 100));
+  status.queue_x100.store(static_cast<uint64_t>(s.avg_queue * 100));
+  status.write_iops.store(static_cast<uint64_t>(s.write_iops));
+  status.read_iops.store(static_cast<uint64_t>(s.read_iops));
+}
+
+/** Start measuring from now: no interval reaches back to before pacing was
+turned on. */
+void start(Clock::time_point now) {
+  pace.on = true;
+  pace.controller.reset();
+  pace.last_update = now;
+  pace.last_writes = os_write_stats::read();
+  pace.last_wait_free = srv_stats.buf_pool_wait_free;
+  pace.flushed = 0;
+  if (!pace.devices_resolved) resolve_devices();
+  sample_devices(); /* the first sample only sets the baseline */
+}
+
+void stop() {
+  pace.on = false;
+  pace.controller.reset();
+  lru_depth.store(0);
+  status.updated.store(false);
+  MONITOR_SET(MONITOR_FLUSH_PACE_BUDGET, 0);
+  MONITOR_SET(MONITOR_FLUSH_PACE_LRU_DEPTH, 0);
+}
+
+/** Observe the last interval and let the controller decide. */
+void update(Clock::time_point now) {
+  buf_flush_pace::Config cfg;
+  cfg.io_capacity = srv_io_capacity;
+  cfg.io_capacity_max = srv_max_io_capacity;
+  cfg.capability_ceiling = srv_adaptive_flushing_device_capacity_max;
+  cfg.latency_pct = srv_adaptive_flushing_device_latency_pct;
+  cfg.lru_scan_depth = srv_LRU_scan_depth;
+  cfg.dirty_lwm_pct = srv_max_dirty_pages_pct_lwm;
+  cfg.dirty_max_pct = srv_max_buf_pool_modified_pct;
+
+  buf_flush_pace::Observation obs;
+  obs.interval_s =
+      std::chrono::duration_cast<std::chrono::duration<double>>(
+          now - pace.last_update)
+          .count();
+  const auto writes = os_write_stats::read();
+  obs.writes = writes.writes - pace.last_writes.writes;
+  obs.write_latency_us = os_write_stats::mean_latency_us(pace.last_writes, writes);
+  obs.flushed = pace.flushed;
+
+  const lsn_t oldest = buf_pool_get_oldest_modification_approx();
+  const lsn_t lsn = log_get_lsn(*log_sys);
+  obs.lsn_age = oldest != 0 && lsn > oldest ? lsn - oldest : 0;
+  obs.async_mark = log_sys->m_capacity.adaptive_flush_min_age();
+  obs.sync_mark = log_sys->m_capacity.adaptive_flush_max_age();
+  obs.dirty_pct = buf_get_modified_ratio_pct();
+  ulint lru_len = 0, free_len = 0, flush_len = 0;
+  buf_get_total_list_len(&lru_len, &free_len, &flush_len);
+  obs.free_pages = free_len;
+  obs.instances = srv_buf_pool_instances;
+  const uint64_t wait_free = srv_stats.buf_pool_wait_free;
+  obs.free_waits = wait_free - std::min(wait_free, pace.last_wait_free);
+
+  const auto &d = pace.controller.update(cfg, obs);
+
+  pace.last_update = now;
+  pace.last_writes = writes;
+  pace.last_wait_free = wait_free;
+  pace.flushed = 0;
+  lru_depth.store(static_cast<ulint>(d.lru_depth));
+
+  MONITOR_SET(MONITOR_FLUSH_PACE_CAPABILITY, d.capability);
+  MONITOR_SET(MONITOR_FLUSH_PACE_BUDGET, d.budget);
+  MONITOR_SET(MONITOR_FLUSH_PACE_PRESSURE_CKPT,
+              static_cast<int64_t>(d.p_ckpt * 100));
+  MONITOR_SET(MONITOR_FLUSH_PACE_PRESSURE_DIRTY,
+              static_cast<int64_t>(d.p_dirty * 100));
+  MONITOR_SET(MONITOR_FLUSH_PACE_PRESSURE_FREE,
+              static_cast<int64_t>(d.p_free * 100));
+  MONITOR_SET(MONITOR_FLUSH_PACE_WRITE_LATENCY,
+              static_cast<int64_t>(d.latency_us));
+  MONITOR_SET(MONITOR_FLUSH_PACE_BASELINE_LATENCY,
+              static_cast<int64_t>(d.baseline_us));
+  MONITOR_SET(MONITOR_FLUSH_PACE_LRU_DEPTH, d.lru_depth);
+
+  status.budget.store(d.budget);
+  status.capability.store(d.capability);
+  status.latency_us.store(static_cast<uint64_t>(d.latency_us));
+  status.baseline_us.store(static_cast<uint64_t>(d.baseline_us));
+  status.p_ckpt.store(static_cast<uint64_t>(d.p_ckpt * 100));
+  status.p_dirty.store(static_cast<uint64_t>(d.p_dirty * 100));
+  status.p_free.store(static_cast<uint64_t>(d.p_free * 100));
+  status.lru_depth.store(d.lru_depth);
+  status.updated.store(true);
+
+  sample_devices();
 }
 
 }  // namespace
@@ -137,90 +255,80 @@ bool buf_flush_io_device_option_valid(const char *value) {
   return is_auto(value) || os_diskstats::parse_dev(value, &d);
 }
 
-ulint buf_flush_io_headroom_pages(ulint planned_pages, ulint dirty_pages,
-                                  bool sync_flush) {
-  /* Off (the default): no device resolution, no sysfs reads in the page
-  cleaner loop. The device is resolved when the feature is first turned on. */
-  if (srv_adaptive_flushing_io_util_lwm == 0) {
-    io_state.last.valid = false; /* a later sample starts a new interval */
-    MONITOR_SET(MONITOR_FLUSH_N_TO_FLUSH_BY_IO_HEADROOM, 0);
-    io_status.last_extra.store(0);
-    return 0;
+ulint buf_flush_pace_target(ulint n_pages) {
+  pace.iter_upstream = n_pages;
+  pace.iter_target = n_pages;
+  if (!srv_adaptive_flushing_device_pacing) {
+    if (pace.on) stop();
+    return n_pages;
   }
-  if (!io_state.initialised) initialise();
-  if (!io_state.sampler.active()) return 0;
-
-  const uint64_t now = now_ms();
-  if (io_state.last_sample_ms == 0 ||
-      now - io_state.last_sample_ms >= SAMPLE_INTERVAL_MS) {
-    io_state.last = io_state.sampler.sample(now);
-    io_state.last_sample_ms = now;
-    if (io_state.last.valid) {
-      io_state.last_valid_ms = now;
-      MONITOR_SET(MONITOR_FLUSH_IO_UTIL_PCT,
-                  static_cast<int64_t>(io_state.last.util_pct));
-      MONITOR_SET(MONITOR_FLUSH_IO_AVG_QUEUE,
-                  static_cast<int64_t>(io_state.last.avg_queue * 100));
-      io_status.util_x100.store(
-          static_cast<uint64_t>(io_state.last.util_pct * 100));
-      io_status.queue_x100.store(
-          static_cast<uint64_t>(io_state.last.avg_queue * 100));
-      io_status.write_iops.store(static_cast<uint64_t>(io_state.last.write_iops));
-      io_status.read_iops.store(static_cast<uint64_t>(io_state.last.read_iops));
-    }
-    io_status.last_valid.store(io_state.last.valid);
+  const auto now = Clock::now();
+  if (!pace.on) {
+    start(now);
+  } else if (now - pace.last_update >= UPDATE_INTERVAL) {
+    update(now);
   }
+  const ulint budget = static_cast<ulint>(pace.controller.last().budget);
+  pace.iter_target = std::max(n_pages, budget);
+  return pace.iter_target;
+}
 
-  buf_io_headroom::Input in;
-  in.util_lwm_pct = srv_adaptive_flushing_io_util_lwm;
-  in.headroom_pct = srv_adaptive_flushing_io_headroom_pct;
-  in.sample_valid = io_state.last.valid &&
-                    now - io_state.last_valid_ms <= SAMPLE_MAX_AGE_MS;
-  in.util_pct = io_state.last.util_pct;
-  in.sync_flush = sync_flush;
-  in.planned_pages = planned_pages;
-  in.io_capacity_max = srv_max_io_capacity;
-  in.dirty_pages = dirty_pages;
-  /* The same ratio upstream compares with innodb_max_dirty_pages_pct(_lwm),
-  a sum over the buffer pool instances: only worth computing when the
-  device sample leaves room for an extra (otherwise the policy returns 0
-  before it looks at the ratio). */
-  const bool may_add = in.sample_valid && dirty_pages > 0 &&
-                       in.util_pct < static_cast<double>(in.util_lwm_pct);
-  in.dirty_pct = may_add ? buf_get_modified_ratio_pct() : 0.0;
-  in.dirty_lwm_pct = srv_max_dirty_pages_pct_lwm;
-  in.dirty_max_pct = srv_max_buf_pool_modified_pct;
-  const auto extra = static_cast<ulint>(buf_io_headroom::extra_pages(in));
+void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
+  if (!pace.on) return;
+  pace.flushed += n_list + n_lru;
+  if (pace.iter_target > pace.iter_upstream && n_list > pace.iter_upstream) {
+    MONITOR_INC_VALUE(
+        MONITOR_FLUSH_PACE_LIST_PAGES,
+        std::min(n_list, pace.iter_target) - pace.iter_upstream);
+  }
+  if (n_lru > 0 && lru_depth.load(std::memory_order_relaxed) > srv_LRU_scan_depth) {
+    MONITOR_INC_VALUE(MONITOR_FLUSH_PACE_LRU_PAGES, n_lru);
+  }
+  pace.iter_upstream = 0;
+  pace.iter_target = 0;
+}
 
-  MONITOR_SET(MONITOR_FLUSH_N_TO_FLUSH_BY_IO_HEADROOM, extra);
-  MONITOR_INC_VALUE(MONITOR_FLUSH_IO_HEADROOM_PAGES, extra);
-  io_status.last_extra.store(extra);
-  return extra;
+ulint buf_flush_pace_lru_depth() {
+  const ulint d = lru_depth.load(std::memory_order_relaxed);
+  return d != 0 && srv_adaptive_flushing_device_pacing ? d : srv_LRU_scan_depth;
 }
 
 void buf_flush_io_print(FILE *file) {
-  if (srv_adaptive_flushing_io_util_lwm == 0) {
-    fputs("IO-aware flushing: off (innodb_adaptive_flushing_io_util_lwm=0)\n",
-          file);
+  if (!srv_adaptive_flushing_device_pacing) {
+    fputs(
+        "Device-paced flushing: off "
+        "(innodb_adaptive_flushing_device_pacing=OFF)\n",
+        file);
     return;
   }
-  if (!io_status.active.load()) {
-    fputs("IO-aware flushing: no device to sample\n", file);
-    return;
-  }
-  if (!io_status.last_valid.load()) {
-    fprintf(file, "IO-aware flushing: device %s, no valid sample yet\n",
-            io_devices);
+  if (!status.updated.load()) {
+    fputs("Device-paced flushing: on, first interval not over yet\n", file);
     return;
   }
   fprintf(file,
-          "IO-aware flushing: device %s, util %.2f%%, avg queue %.2f, "
-          "%lu reads/s, %lu writes/s; lwm %lu%%, extra pages last "
-          "iteration %lu\n",
-          io_devices, io_status.util_x100.load() / 100.0,
-          io_status.queue_x100.load() / 100.0,
-          static_cast<ulong>(io_status.read_iops.load()),
-          static_cast<ulong>(io_status.write_iops.load()),
-          srv_adaptive_flushing_io_util_lwm,
-          static_cast<ulong>(io_status.last_extra.load()));
+          "Device-paced flushing: budget %lu pages/s, capability %lu pages/s,"
+          " page write latency %lu us (baseline %lu us), pressure:"
+          " checkpoint age %lu%%, dirty pages %lu%%, free pages %lu%%,"
+          " LRU depth %lu\n",
+          static_cast<ulong>(status.budget.load()),
+          static_cast<ulong>(status.capability.load()),
+          static_cast<ulong>(status.latency_us.load()),
+          static_cast<ulong>(status.baseline_us.load()),
+          static_cast<ulong>(status.p_ckpt.load()),
+          static_cast<ulong>(status.p_dirty.load()),
+          static_cast<ulong>(status.p_free.load()),
+          static_cast<ulong>(status.lru_depth.load()));
+  if (devices_set.load()) {
+    if (status.dev_valid.load()) {
+      fprintf(file,
+              "Flushing devices %s: util %.2f%%, avg queue %.2f,"
+              " %lu reads/s, %lu writes/s\n",
+              devices, status.util_x100.load() / 100.0,
+              status.queue_x100.load() / 100.0,
+              static_cast<ulong>(status.read_iops.load()),
+              static_cast<ulong>(status.write_iops.load()));
+    } else {
+      fprintf(file, "Flushing devices %s: no sample yet\n", devices);
+    }
+  }
 }

@@ -9,10 +9,14 @@ Free Software Foundation.
 *****************************************************************************/
 
 /** @file include/buf0flu_io.h
- IO-utilisation-aware adaptive flushing: the page cleaner samples the data
- device's utilisation (os0diskstats.h) and, while the device has headroom,
- flushes extra pages (buf0io_headroom.h), so the dirty-page and
- checkpoint-age limits that force sync flushing are not reached. */
+ Device-paced flushing, the server side: the page cleaner coordinator
+ feeds the controller (buf0flu_pace.h) once a second with the data page
+ write latency measured at completion (os0write_stats.h), the checkpoint
+ age against the async mark, the dirty-page share, the free lists and the
+ free-page waits, and flushes up to the budget it returns instead of
+ stopping at innodb_io_capacity_max. The LRU batch keeps the free-page
+ target it returns. The block devices under the data and redo files are
+ sampled for SHOW ENGINE INNODB STATUS and INNODB_METRICS. */
 
 #ifndef buf0flu_io_h
 #define buf0flu_io_h
@@ -21,13 +25,18 @@ Free Software Foundation.
 
 #include "univ.i"
 
-/** innodb_adaptive_flushing_io_util_lwm: device utilisation % below which
-extra pages are flushed; 0 turns the feature off. Dynamic. */
-extern ulong srv_adaptive_flushing_io_util_lwm;
+/** innodb_adaptive_flushing_device_pacing: ON paces the page cleaner by the
+device. Dynamic, default OFF. */
+extern bool srv_adaptive_flushing_device_pacing;
 
-/** innodb_adaptive_flushing_io_headroom_pct: the share (%) of the spare IO
-capacity used at full headroom. Dynamic. */
-extern ulong srv_adaptive_flushing_io_headroom_pct;
+/** innodb_adaptive_flushing_device_latency_pct: data page write latency, as
+a percentage of its idle baseline, above which the capability estimate is
+cut. Dynamic. */
+extern ulong srv_adaptive_flushing_device_latency_pct;
+
+/** innodb_adaptive_flushing_device_capacity_max: ceiling of the capability
+estimate in pages per second, 0 = none. Dynamic. */
+extern ulong srv_adaptive_flushing_device_capacity_max;
 
 /** innodb_adaptive_flushing_io_device: "auto" or "MAJOR:MINOR". Read-only. */
 extern char *srv_adaptive_flushing_io_device;
@@ -37,17 +46,24 @@ extern char *srv_adaptive_flushing_io_device;
 @return true if it is "auto" or MAJOR:MINOR */
 bool buf_flush_io_device_option_valid(const char *value);
 
-/** Extra pages the page cleaner should flush in this adaptive iteration
-because the data device has headroom. Samples the device at most once per
-second. Called by the page cleaner coordinator only.
-@param[in]  planned_pages  pages adaptive flushing asked for
-@param[in]  dirty_pages    flush list length
-@param[in]  sync_flush     true in sync flush mode
-@return extra pages, 0 if none */
-ulint buf_flush_io_headroom_pages(ulint planned_pages, ulint dirty_pages,
-                                  bool sync_flush);
+/** The page cleaner's flush target for this iteration: what upstream asked
+for, raised to the device-paced budget while there is pressure. Updates the
+controller at most once a second. Page cleaner coordinator only.
+@param[in]  n_pages  upstream's target
+@return the target, never below n_pages */
+ulint buf_flush_pace_target(ulint n_pages);
 
-/** Print the IO-aware flushing state for SHOW ENGINE INNODB STATUS.
+/** What the page cleaner flushed in its last pass. Page cleaner
+coordinator only.
+@param[in]  n_list  pages flushed from the flush lists
+@param[in]  n_lru   pages flushed or evicted by the LRU batches */
+void buf_flush_pace_flushed(ulint n_list, ulint n_lru);
+
+/** @return free pages the LRU batch keeps per buffer pool instance:
+innodb_lru_scan_depth, raised under free-page pressure while pacing */
+ulint buf_flush_pace_lru_depth();
+
+/** Print the device-paced flushing state for SHOW ENGINE INNODB STATUS.
 @param[in,out]  file  output */
 void buf_flush_io_print(FILE *file);
 

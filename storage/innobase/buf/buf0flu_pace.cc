@@ -1,0 +1,189 @@
+/*****************************************************************************
+
+Copyright (c) 2026, Steady Server authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+*****************************************************************************/
+
+/** @file buf/buf0flu_pace.cc
+ Device-paced flushing controller, see include/buf0flu_pace.h. */
+
+#include "buf0flu_pace.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace buf_flush_pace {
+
+namespace {
+
+/** Fewer writes than this in an interval say nothing about latency. */
+constexpr uint64_t MIN_WRITES = 16;
+/** How fast the baseline follows a device that got slower, per interval. */
+constexpr double BASELINE_DRIFT = 0.02;
+/** The baseline follows up only while the page cleaner flushes less than
+this share of the capability. */
+constexpr double LIGHT_LOAD = 0.25;
+/** The capability grows by this factor per interval while probing... */
+constexpr double GROWTH = 1.25;
+/** ...but never beyond this multiple of what the device carried. */
+constexpr double GROWTH_OVER_CARRIED = 2.0;
+/** Cut to this share of what was carried when latency stays high. */
+constexpr double CUT = 0.85;
+/** Intervals over the latency limit before a cut (hysteresis). */
+constexpr unsigned CUT_AFTER = 2;
+/** Intervals after a cut before the next one: the queue built before the
+cut drains first. */
+constexpr unsigned CUT_SPACING = 3;
+/** Near the level of the last cut the capability grows by this factor
+only. */
+constexpr double CAUTIOUS_GROWTH = 1.02;
+/** Within 3% of that level, by this factor. */
+constexpr double PLATEAU_GROWTH = 1.005;
+/** Pressure from which the controller probes for more capability. */
+constexpr double PROBE_PRESSURE = 0.5;
+/** Pressure falls by this share of the gap per interval (rises at once). */
+constexpr double RELEASE = 0.3;
+/** Largest budget increase per interval, share of the budget. */
+constexpr double STEP_UP = 0.5;
+/** Largest budget decrease per interval, share of the budget. */
+constexpr double STEP_DOWN = 0.3;
+/** Below this pressure there is no budget. */
+constexpr double MIN_PRESSURE = 0.01;
+/** The LRU depth rises to (1 + this) x innodb_lru_scan_depth. */
+constexpr double LRU_BOOST = 3.0;
+
+double clamp01(double v) {
+  if (!(v > 0)) return 0; /* also NaN */
+  return v > 1 ? 1 : v;
+}
+
+double smooth_down(double prev, double now) {
+  return now >= prev ? now : prev + (now - prev) * RELEASE;
+}
+
+}  // namespace
+
+double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark) {
+  if (async_mark == 0) return 0;
+  const double start = async_mark / 2.0;
+  return clamp01((static_cast<double>(lsn_age) - start) / (async_mark - start));
+}
+
+double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct) {
+  if (!(dirty_pct > lwm_pct)) return 0;
+  if (max_pct <= lwm_pct) return dirty_pct >= max_pct ? 1 : 0;
+  return clamp01((dirty_pct - lwm_pct) / (max_pct - lwm_pct));
+}
+
+double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits) {
+  if (waits > 0) return 1;
+  if (target == 0 || free_pages >= target) return 0;
+  return clamp01(1.0 - static_cast<double>(free_pages) / target);
+}
+
+void Controller::reset() { *this = Controller(); }
+
+void Controller::learn(const Config &cfg, const Observation &obs) {
+  const double floor = static_cast<double>(std::max<uint64_t>(cfg.io_capacity, 1));
+  if (m_capability == 0) {
+    m_capability = std::max<double>(floor, static_cast<double>(cfg.io_capacity_max));
+  }
+  const double interval = obs.interval_s > 0 ? obs.interval_s : 1.0;
+  /* What the page cleaner itself flushed: the capability is what it may
+  add to the device on top of everybody else's writes. */
+  const double carried = obs.flushed / interval;
+  const bool measured = obs.writes >= MIN_WRITES && obs.write_latency_us > 0;
+  m_last.latency_us = measured ? obs.write_latency_us : 0;
+  m_last.backing_off = false;
+  if (!measured) return;
+
+  const double lat = obs.write_latency_us;
+  if (m_baseline_us == 0 || lat < m_baseline_us) {
+    m_baseline_us = lat;
+  } else if (carried < LIGHT_LOAD * m_capability) {
+    /* Up only while the page cleaner adds little to the device: a device
+    that got slower moves the baseline, the queue we cause does not. */
+    m_baseline_us += (lat - m_baseline_us) * BASELINE_DRIFT;
+  }
+
+  const double limit = m_baseline_us * std::max<uint64_t>(cfg.latency_pct, 100) / 100.0;
+  /* Hysteresis: grow only in the lower half of the band between the
+  baseline and the limit; hold in the upper half; cut above it. */
+  const double grow_below = m_baseline_us + (limit - m_baseline_us) / 2;
+
+  if (m_since_cut < CUT_SPACING) m_since_cut++;
+  if (lat > limit) {
+    m_last.backing_off = true;
+    /* Far over the limit: no second interval to confirm it. */
+    if (lat > 2 * limit) m_over = CUT_AFTER - 1;
+    if (++m_over >= CUT_AFTER && m_since_cut >= CUT_SPACING) {
+      m_capability = std::max(floor, std::min(m_capability, carried) * CUT);
+      m_last_cut = m_capability / CUT;
+      m_over = 0;
+      m_since_cut = 0;
+    }
+    return;
+  }
+  m_over = 0;
+
+  const bool cleaner_busy =
+      m_budget > 0 && static_cast<double>(obs.flushed) / interval >= 0.8 * m_budget;
+  if (lat <= grow_below && m_pressure >= PROBE_PRESSURE && cleaner_busy) {
+    double factor = GROWTH;
+    if (m_last_cut > 0 && m_capability * GROWTH > 0.9 * m_last_cut) {
+      factor = m_capability < 0.97 * m_last_cut ? CAUTIOUS_GROWTH
+                                                : PLATEAU_GROWTH;
+    }
+    const double grown = m_capability * factor;
+    const double bound = std::max(m_capability, carried * GROWTH_OVER_CARRIED);
+    m_capability = std::min(grown, bound);
+  }
+}
+
+const Decision &Controller::update(const Config &cfg, const Observation &obs) {
+  learn(cfg, obs);
+  if (cfg.capability_ceiling > 0) {
+    m_capability = std::min(m_capability, static_cast<double>(std::max(
+                                              cfg.capability_ceiling, cfg.io_capacity)));
+  }
+
+  const uint64_t instances = std::max<uint64_t>(obs.instances, 1);
+  m_last.p_ckpt = ckpt_pressure(obs.lsn_age, obs.async_mark);
+  m_last.p_dirty = dirty_pressure(obs.dirty_pct, cfg.dirty_lwm_pct, cfg.dirty_max_pct);
+  m_last.p_free = free_pressure(obs.free_pages, cfg.lru_scan_depth * instances,
+                                obs.free_waits);
+  const double raw =
+      std::max(m_last.p_ckpt, std::max(m_last.p_dirty, m_last.p_free));
+  m_pressure = smooth_down(m_pressure, raw);
+  m_free_pressure = smooth_down(m_free_pressure, m_last.p_free);
+
+  const double io_cap = static_cast<double>(cfg.io_capacity);
+  double target = 0;
+  if (m_pressure >= MIN_PRESSURE) {
+    target = io_cap + m_pressure * std::max(0.0, m_capability - io_cap);
+  }
+  if (target == 0) {
+    m_budget = 0;
+  } else if (target > m_budget) {
+    const double step = std::max(io_cap, m_budget * STEP_UP);
+    m_budget = std::min(target, m_budget + step);
+  } else {
+    m_budget = std::max(target, m_budget * (1 - STEP_DOWN));
+  }
+  /* Never above what the device carries at low latency. */
+  m_budget = std::min(m_budget, std::max(m_capability, io_cap));
+
+  m_last.budget = static_cast<uint64_t>(m_budget);
+  m_last.capability = static_cast<uint64_t>(m_capability);
+  m_last.baseline_us = m_baseline_us;
+  m_last.pressure = m_pressure;
+  m_last.lru_depth = static_cast<uint64_t>(
+      std::llround(cfg.lru_scan_depth * (1 + LRU_BOOST * m_free_pressure)));
+  return m_last;
+}
+
+}  // namespace buf_flush_pace

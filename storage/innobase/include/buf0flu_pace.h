@@ -1,0 +1,171 @@
+/*****************************************************************************
+
+Copyright (c) 2026, Steady Server authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+*****************************************************************************/
+
+/** @file include/buf0flu_pace.h
+ Device-paced flushing: the controller, as pure logic (no clock, no server
+ state), driven once per page cleaner iteration with what the engine and
+ the device showed over the last interval.
+
+ Upstream sizes the page cleaner's work from the redo rate and the
+ dirty-page percentage and clips it at innodb_io_capacity_max. Set far
+ below what the device can write, that clip lets the checkpoint age run
+ into the async and sync marks (TPS waves) while the device idles. This
+ controller replaces the clip by what the device showed it can carry:
+
+ - Capability: data page writes per second completed while their latency
+   stayed near the device's idle baseline. It starts at
+   innodb_io_capacity_max, grows by a bounded step while flushing is
+   using it and latency is low (slowly near the level where latency last
+   broke the limit), holds inside a hysteresis band, and is cut when
+   latency stays above innodb_adaptive_flushing_device_latency_pct of the
+   baseline for two intervals, at most once every three (foreground reads
+   and commits keep their latency).
+ - Pressure, 0..1, the largest of: checkpoint age on its way to the async
+   mark, dirty pages between innodb_max_dirty_pages_pct_lwm and
+   innodb_max_dirty_pages_pct, free pages below the LRU target (1 as soon
+   as a thread waited for a free page). It rises at once and falls slowly.
+ - Budget: innodb_io_capacity + pressure x (capability - innodb_io_capacity)
+   pages per second, moved towards that target by a bounded step. No
+   pressure, no budget: the page cleaner then does exactly what upstream
+   asks. The caller never flushes less than upstream asked for.
+ - LRU depth: the free pages the LRU batch keeps per instance, raised from
+   innodb_lru_scan_depth by up to 4x under free-page pressure, so user
+   threads do not have to flush single pages themselves. */
+
+#ifndef buf0flu_pace_h
+#define buf0flu_pace_h
+
+#include <cstdint>
+
+namespace buf_flush_pace {
+
+/** Settings, read at every iteration (all of them are dynamic). */
+struct Config {
+  /** innodb_io_capacity: the lowest budget under pressure. */
+  uint64_t io_capacity{200};
+  /** innodb_io_capacity_max: the first capability estimate. */
+  uint64_t io_capacity_max{2000};
+  /** innodb_adaptive_flushing_device_capacity_max: ceiling of the
+  capability estimate, 0 = none. */
+  uint64_t capability_ceiling{0};
+  /** innodb_adaptive_flushing_device_latency_pct: latency, as a percentage
+  of the idle baseline, above which the capability is cut. */
+  uint64_t latency_pct{200};
+  /** innodb_lru_scan_depth. */
+  uint64_t lru_scan_depth{1024};
+  /** innodb_max_dirty_pages_pct_lwm */
+  double dirty_lwm_pct{10};
+  /** innodb_max_dirty_pages_pct */
+  double dirty_max_pct{90};
+};
+
+/** What one interval showed. */
+struct Observation {
+  /** Length of the interval, seconds (> 0). */
+  double interval_s{1};
+  /** Data page writes completed in the interval (all of them: page cleaner,
+  LRU, single-page flushes). */
+  uint64_t writes{0};
+  /** Mean latency of those writes, submission to completion, microseconds. */
+  double write_latency_us{0};
+  /** Pages the page cleaner flushed in the interval (flush list + LRU). */
+  uint64_t flushed{0};
+  /** Current LSN minus the oldest modification in the buffer pool. */
+  uint64_t lsn_age{0};
+  /** Age at which upstream starts aggressive (async) flushing. */
+  uint64_t async_mark{0};
+  /** Age at which upstream flushes synchronously. */
+  uint64_t sync_mark{0};
+  /** Dirty pages, percentage of the buffer pool. */
+  double dirty_pct{0};
+  /** Free list length, sum over the buffer pool instances. */
+  uint64_t free_pages{0};
+  /** Buffer pool instances (>= 1). */
+  uint64_t instances{1};
+  /** Times a thread waited for a free page in the interval. */
+  uint64_t free_waits{0};
+};
+
+/** What the controller decided, and why. */
+struct Decision {
+  /** Pages per second the page cleaner may flush; 0 = no pressure, leave
+  upstream's target alone. */
+  uint64_t budget{0};
+  /** Learned write capability, pages per second. */
+  uint64_t capability{0};
+  /** Idle latency baseline, microseconds (0 until measured). */
+  double baseline_us{0};
+  /** Last interval's mean write latency, microseconds. */
+  double latency_us{0};
+  /** Pressure components and their smoothed maximum, 0..1. */
+  double p_ckpt{0};
+  double p_dirty{0};
+  double p_free{0};
+  double pressure{0};
+  /** Free pages the LRU batch keeps per instance. */
+  uint64_t lru_depth{0};
+  /** True while latency is above the limit (capability being cut). */
+  bool backing_off{false};
+};
+
+/** Checkpoint-age pressure: 0 up to half the async mark, 1 at the async mark
+and beyond, linear between. 0 if the mark is unknown (0). */
+double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark);
+
+/** Dirty-page pressure: 0 at or below lwm, 1 at or above max, linear
+between (NaN gives 0). */
+double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct);
+
+/** Free-page pressure: 1 if a thread waited for a free page; otherwise how
+far the free list is below target (0 at or above it). */
+double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits);
+
+/** The controller. One instance, driven by the page cleaner coordinator. */
+class Controller {
+ public:
+  /** Take one interval's observation and decide the next budget.
+  @param[in]  cfg  current settings
+  @param[in]  obs  what the interval showed
+  @return the decision (also kept, see last()) */
+  const Decision &update(const Config &cfg, const Observation &obs);
+
+  /** @return the last decision */
+  const Decision &last() const { return m_last; }
+
+  /** Forget everything learned (the feature was switched off: the next
+  update starts from innodb_io_capacity_max again). */
+  void reset();
+
+ private:
+  /** Learn the capability from the interval's writes and latency. */
+  void learn(const Config &cfg, const Observation &obs);
+
+  Decision m_last;
+  /** Capability estimate, pages/s (0: not started). */
+  double m_capability{0};
+  /** Idle latency baseline, us (0: not measured). */
+  double m_baseline_us{0};
+  /** Smoothed pressure. */
+  double m_pressure{0};
+  /** Smoothed free-page pressure (drives the LRU depth). */
+  double m_free_pressure{0};
+  /** Budget, pages/s. */
+  double m_budget{0};
+  /** Consecutive intervals with latency above the limit. */
+  unsigned m_over{0};
+  /** Intervals since the last cut (saturates). */
+  unsigned m_since_cut{100};
+  /** Capability at which latency last broke the limit (0: never). */
+  double m_last_cut{0};
+};
+
+}  // namespace buf_flush_pace
+
+#endif /* buf0flu_pace_h */

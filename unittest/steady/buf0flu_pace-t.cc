@@ -1,0 +1,419 @@
+/* Unit tests for the device-paced flushing controller (buf0flu_pace.h).
+
+The controller runs in closed loop against a simulated device (a capacity
+in writes per second, an idle latency, a latency curve or a throttle that
+queues, a speed change) and a simulated engine (redo generation, the
+checkpoint age it drives towards the async and sync marks, what 9.7.2's
+page cleaner asks for with innodb_io_capacity_max far below the device, a
+free list drained by reads and refilled by the LRU batch). Each test also
+runs the same simulation without the controller, to show that the
+situation it fixes is really there. */
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "buf0flu_pace.h"
+
+namespace {
+
+using buf_flush_pace::Config;
+using buf_flush_pace::Controller;
+using buf_flush_pace::Decision;
+using buf_flush_pace::Observation;
+
+/** A block device: serves up to `capacity` writes per second; what is
+offered beyond that waits in a queue (a throttle or a saturated device). */
+struct Device {
+  double capacity{8000};
+  double idle_us{200};
+  /** true: latency stays at idle until the cap, then only queueing adds
+  (a blkio throttle); false: it also rises as utilisation nears 1 (an
+  SSD's curve). */
+  bool flat_until_cap{false};
+  /** +/- this share of random noise on the latency. */
+  double noise{0};
+  double backlog{0};
+  std::mt19937 rng{42};
+
+  /** Offer `offered` writes for one second.
+  @return writes served; *latency_us their mean latency */
+  double serve(double offered, double *latency_us) {
+    const double want = offered + backlog;
+    const double served = std::min(want, capacity);
+    backlog = want - served;
+    const double util = served / capacity;
+    double lat = idle_us;
+    if (!flat_until_cap) {
+      const double u = std::min(util, 0.97);
+      lat *= 1 + 0.2 * u / (1 - u);
+    }
+    lat += backlog / capacity * 1e6; /* time to drain the queue */
+    if (noise > 0) {
+      std::uniform_real_distribution<double> d(1 - noise, 1 + noise);
+      lat *= d(rng);
+    }
+    *latency_us = lat;
+    return served;
+  }
+};
+
+/** The engine around the page cleaner, one step per second. */
+struct Engine {
+  /** Redo generated per second (LSN units). */
+  double redo_rate{3e6};
+  /** Page flushes per second that keep the checkpoint age constant. */
+  double need{2000};
+  double async_mark{80e6};
+  double sync_mark{90e6};
+  double age{0};
+  /** Writes by other threads (single-page flushes, doublewrite aside). */
+  double foreground_writes{500};
+  double dirty_pct{5};
+  /** Free pages taken per second by reads of new pages. */
+  double free_use{0};
+  uint64_t instances{4};
+  double free_pages{4096};
+};
+
+struct Result {
+  std::vector<double> age, budget, capability, latency, flushed;
+  std::vector<uint64_t> free_waits;
+  int sync_seconds{0};
+  int async_seconds{0};
+};
+
+Config config() {
+  Config cfg;
+  cfg.io_capacity = 200;
+  cfg.io_capacity_max = 400;
+  cfg.latency_pct = 200;
+  cfg.lru_scan_depth = 1024;
+  cfg.dirty_lwm_pct = 10;
+  cfg.dirty_max_pct = 90;
+  return cfg;
+}
+
+/** What 9.7.2's page cleaner asks for: adaptive flushing grows with the
+age but is clipped at innodb_io_capacity_max; past the sync mark it
+flushes up to twice that. */
+double upstream_target(const Config &cfg, const Engine &e) {
+  if (e.age >= e.sync_mark) return 2.0 * cfg.io_capacity_max;
+  if (e.age < 0.1 * e.async_mark) return 0;
+  const double t = cfg.io_capacity + e.age / e.async_mark * cfg.io_capacity_max;
+  return std::min<double>(t, cfg.io_capacity_max);
+}
+
+/** Runs `seconds` steps; `with_controller` false gives upstream alone.
+`change` may alter the device or engine at each second. */
+template <typename Change>
+Result run(int seconds, Device dev, Engine eng, bool with_controller,
+           Change change, Config cfg = config()) {
+  Controller ctl;
+  Result r;
+  Observation obs;
+  obs.instances = eng.instances;
+  uint64_t lru_depth = cfg.lru_scan_depth;
+  for (int t = 0; t < seconds; ++t) {
+    change(t, &dev, &eng);
+
+    /* The controller decides from the last interval. */
+    Decision d;
+    if (with_controller) {
+      obs.lsn_age = static_cast<uint64_t>(eng.age);
+      obs.async_mark = static_cast<uint64_t>(eng.async_mark);
+      obs.sync_mark = static_cast<uint64_t>(eng.sync_mark);
+      obs.dirty_pct = eng.dirty_pct;
+      obs.free_pages = static_cast<uint64_t>(eng.free_pages);
+      d = ctl.update(cfg, obs);
+      lru_depth = d.lru_depth;
+    }
+    const double up = upstream_target(cfg, eng);
+    const double target = std::max(up, static_cast<double>(d.budget));
+
+    /* The LRU batch refills the free list once per second. */
+    const double lru_target = static_cast<double>(lru_depth) * eng.instances;
+    const double lru_evicted = std::max(0.0, lru_target - eng.free_pages);
+    eng.free_pages += lru_evicted;
+    /* A fifth of the evicted pages were dirty and cost a write. */
+    const double lru_writes = lru_evicted / 5;
+
+    double lat = 0;
+    const double offered = target + eng.foreground_writes + lru_writes;
+    const double served = dev.serve(offered, &lat);
+    /* The page cleaner gets its share of what the device served. */
+    const double flushed = offered > 0 ? served * target / offered : 0;
+
+    eng.age += eng.redo_rate - flushed / eng.need * eng.redo_rate;
+    eng.age = std::max(eng.age, 0.0);
+    if (eng.age >= eng.sync_mark) r.sync_seconds++;
+    if (eng.age >= eng.async_mark) r.async_seconds++;
+
+    double waits = 0;
+    eng.free_pages -= eng.free_use;
+    if (eng.free_pages < 0) {
+      waits = -eng.free_pages;
+      eng.free_pages = 0;
+    }
+
+    obs.interval_s = 1;
+    obs.writes = static_cast<uint64_t>(served);
+    obs.write_latency_us = lat;
+    obs.flushed = static_cast<uint64_t>(flushed);
+    obs.free_waits = static_cast<uint64_t>(waits);
+
+    if (std::getenv("PACE_TRACE") != nullptr) {
+      std::printf("t=%d age=%.0f%% up=%.0f budget=%lu cap=%lu lat=%.0f flushed=%.0f backlog=%.0f p=%.2f\n",
+                  t, 100 * eng.age / eng.async_mark, up,
+                  static_cast<unsigned long>(d.budget),
+                  static_cast<unsigned long>(d.capability), lat, flushed,
+                  dev.backlog, d.pressure);
+    }
+    r.age.push_back(eng.age);
+    r.budget.push_back(static_cast<double>(d.budget));
+    r.capability.push_back(static_cast<double>(d.capability));
+    r.latency.push_back(lat);
+    r.flushed.push_back(flushed);
+    r.free_waits.push_back(static_cast<uint64_t>(waits));
+  }
+  return r;
+}
+
+auto no_change = [](int, Device *, Engine *) {};
+
+double max_of(const std::vector<double> &v, size_t from, size_t to) {
+  return *std::max_element(v.begin() + from, v.begin() + to);
+}
+double min_of(const std::vector<double> &v, size_t from, size_t to) {
+  return *std::min_element(v.begin() + from, v.begin() + to);
+}
+double mean_of(const std::vector<double> &v, size_t from, size_t to) {
+  double s = 0;
+  for (size_t i = from; i < to; ++i) s += v[i];
+  return s / (to - from);
+}
+
+/** Direction changes of the budget by more than `pct` percent. */
+int reversals(const std::vector<double> &v, size_t from, double pct) {
+  int n = 0;
+  int last_dir = 0;
+  for (size_t i = from + 1; i < v.size(); ++i) {
+    const double delta = v[i] - v[i - 1];
+    if (std::fabs(delta) <= v[i - 1] * pct / 100) continue;
+    const int dir = delta > 0 ? 1 : -1;
+    if (last_dir != 0 && dir != last_dir) n++;
+    last_dir = dir;
+  }
+  return n;
+}
+
+TEST(FlushPacePressure, Components) {
+  EXPECT_EQ(buf_flush_pace::ckpt_pressure(0, 0), 0);
+  EXPECT_EQ(buf_flush_pace::ckpt_pressure(40, 100), 0);
+  EXPECT_DOUBLE_EQ(buf_flush_pace::ckpt_pressure(75, 100), 0.5);
+  EXPECT_EQ(buf_flush_pace::ckpt_pressure(150, 100), 1);
+  EXPECT_EQ(buf_flush_pace::dirty_pressure(5, 10, 90), 0);
+  EXPECT_DOUBLE_EQ(buf_flush_pace::dirty_pressure(50, 10, 90), 0.5);
+  EXPECT_EQ(buf_flush_pace::dirty_pressure(NAN, 10, 90), 0);
+  EXPECT_EQ(buf_flush_pace::dirty_pressure(25, 20, 20), 1);
+  EXPECT_EQ(buf_flush_pace::free_pressure(4096, 4096, 0), 0);
+  EXPECT_DOUBLE_EQ(buf_flush_pace::free_pressure(1024, 4096, 0), 0.75);
+  EXPECT_EQ(buf_flush_pace::free_pressure(4096, 4096, 1), 1);
+}
+
+/* Checkpoint-age wave: io_capacity 200/400 on a device good for 8000
+writes/s, flushing needs 2000 pages/s. Upstream alone runs into the sync
+mark; paced, the age stays below the async mark once settled. */
+TEST(FlushPaceClosedLoop, CheckpointWaveAvoidedWhereDeviceCanCarry) {
+  Device dev;
+  Engine eng;
+  const Result upstream = run(300, dev, eng, false, no_change);
+  EXPECT_GT(upstream.sync_seconds, 100) << "the simulated stall is not there";
+
+  const Result paced = run(300, dev, eng, true, no_change);
+  EXPECT_EQ(paced.sync_seconds, 0);
+  EXPECT_LT(max_of(paced.age, 60, 300), eng.async_mark);
+  /* It flushes what the load needs, well above innodb_io_capacity_max. */
+  EXPECT_GT(mean_of(paced.flushed, 100, 300), 0.95 * eng.need);
+}
+
+/* The budget settles: over the last 150 s it varies by less than 15% and
+does not swing back and forth. */
+TEST(FlushPaceClosedLoop, SettlesWithoutOscillation) {
+  Device dev;
+  Engine eng;
+  const Result r = run(300, dev, eng, true, no_change);
+  const double lo = min_of(r.budget, 150, 300);
+  const double hi = max_of(r.budget, 150, 300);
+  EXPECT_GT(lo, 0);
+  EXPECT_LT(hi / lo, 1.15) << "budget " << lo << " .. " << hi;
+  EXPECT_LE(reversals(r.budget, 150, 5), 2);
+}
+
+/* Noisy latency (+/-30%) changes nothing of the above. */
+TEST(FlushPaceClosedLoop, NoisyLatencyStillSettles) {
+  Device dev;
+  dev.noise = 0.3;
+  Engine eng;
+  const Result r = run(300, dev, eng, true, no_change);
+  EXPECT_EQ(r.sync_seconds, 0);
+  const double lo = min_of(r.budget, 150, 300);
+  const double hi = max_of(r.budget, 150, 300);
+  EXPECT_LT(hi / lo, 1.3) << "budget " << lo << " .. " << hi;
+  EXPECT_LE(reversals(r.budget, 150, 10), 4);
+}
+
+/* The load needs more than the device can give (4000 pages/s on a device
+of 8000 writes/s shared with 500 foreground writes is fine; 9000 is not):
+the controller backs off to the device, latency stays within the limit
+and the budget never runs past what the device carries. */
+TEST(FlushPaceClosedLoop, BacksOffWhenLatencyRises) {
+  Device dev;
+  Engine eng;
+  eng.need = 2000;
+  /* At 150 s the device slows to 2500 writes/s (a neighbour, a throttle). */
+  auto slow_down = [](int t, Device *d, Engine *) {
+    if (t == 150) d->capacity = 2500;
+  };
+  const Result r = run(400, dev, eng, true, slow_down);
+  const Config cfg = config();
+  /* Before: it had learned far more than innodb_io_capacity_max. */
+  EXPECT_GT(r.capability[149], 4 * cfg.io_capacity_max);
+  /* After: the estimate comes down to the device ... */
+  EXPECT_LT(max_of(r.capability, 250, 400), 1.1 * 2500);
+  /* ... and the latency back to within the limit (2x idle), with no
+  queue growing without end. */
+  EXPECT_LT(mean_of(r.latency, 250, 400), 2.2 * dev.idle_us);
+  EXPECT_LT(max_of(r.latency, 300, 400), 4.0 * dev.idle_us);
+}
+
+/* A throttle (latency flat up to the cap, then a queue): the estimate
+converges close to the cap, from below. */
+TEST(FlushPaceClosedLoop, FindsAThrottledDevice) {
+  Device dev;
+  dev.capacity = 3000;
+  dev.flat_until_cap = true;
+  Engine eng;
+  eng.need = 6000; /* more than the device can do */
+  const Result r = run(300, dev, eng, true, no_change);
+  const double cap_mean = mean_of(r.capability, 150, 300);
+  EXPECT_GT(cap_mean, 0.6 * dev.capacity);
+  EXPECT_LT(cap_mean, 1.2 * dev.capacity);
+  /* Probing past the cap costs a short queue now and then (a sawtooth
+  with a period of about 20 s), not a standing one. */
+  int over = 0;
+  for (size_t i = 150; i < 300; ++i) over += r.latency[i] > 2.0 * dev.idle_us;
+  EXPECT_LE(over, 150 * 15 / 100) << over << " of 150 s over the limit";
+}
+
+/* The device gets faster and the load grows: the estimate follows up. */
+TEST(FlushPaceClosedLoop, FollowsAFasterDevice) {
+  Device dev;
+  dev.capacity = 2500;
+  Engine eng;
+  eng.need = 1500;
+  auto speed_up = [](int t, Device *d, Engine *e) {
+    if (t == 150) {
+      d->capacity = 12000;
+      e->need = 5000;
+    }
+  };
+  const Result r = run(400, dev, eng, true, speed_up);
+  EXPECT_LT(max_of(r.capability, 100, 150), 1.2 * 2500);
+  EXPECT_GT(mean_of(r.capability, 300, 400), 5000);
+  EXPECT_LT(max_of(r.age, 300, 400), eng.async_mark);
+}
+
+/* Reads take 6000 free pages a second from 4 instances whose LRU batch
+keeps 1024 each: upstream's threads wait for free pages every second;
+paced, the LRU depth rises and the waits stop. */
+TEST(FlushPaceClosedLoop, FreePageWaitsVanish) {
+  Device dev;
+  Engine eng;
+  eng.redo_rate = 1e6; /* little redo: only the free list is under pressure */
+  eng.free_use = 6000;
+  const Result upstream = run(120, dev, eng, false, no_change);
+  uint64_t up_waits = 0;
+  for (size_t i = 20; i < 120; ++i) up_waits += upstream.free_waits[i];
+  EXPECT_GT(up_waits, 100000u);
+
+  const Result paced = run(120, dev, eng, true, no_change);
+  uint64_t waits = 0;
+  for (size_t i = 20; i < 120; ++i) waits += paced.free_waits[i];
+  EXPECT_EQ(waits, 0u);
+}
+
+/* No pressure, no budget: the page cleaner does what upstream asks. */
+TEST(FlushPaceController, NoPressureNoBudget) {
+  Controller ctl;
+  Observation obs;
+  obs.writes = 500;
+  obs.write_latency_us = 200;
+  obs.lsn_age = 10;
+  obs.async_mark = 1000;
+  obs.dirty_pct = 5;
+  obs.free_pages = 100000;
+  obs.instances = 4;
+  for (int i = 0; i < 10; ++i) {
+    const Decision &d = ctl.update(config(), obs);
+    EXPECT_EQ(d.budget, 0u);
+    EXPECT_EQ(d.lru_depth, 1024u);
+  }
+}
+
+/* The pressure rises at once and falls slowly: a budget survives a
+second without pressure, and is gone a while after. */
+TEST(FlushPaceController, PressureFallsSlowly) {
+  Controller ctl;
+  Observation obs;
+  obs.async_mark = 1000;
+  obs.lsn_age = 1000;
+  obs.free_pages = 100000;
+  const Decision first = ctl.update(config(), obs);
+  EXPECT_EQ(first.pressure, 1);
+  EXPECT_EQ(first.budget, 200u); /* one bounded step: innodb_io_capacity */
+  obs.lsn_age = 0;
+  const Decision second = ctl.update(config(), obs);
+  EXPECT_GT(second.budget, 0u);
+  EXPECT_LT(second.pressure, 1);
+  Decision d;
+  for (int i = 0; i < 30; ++i) d = ctl.update(config(), obs);
+  EXPECT_EQ(d.budget, 0u);
+}
+
+/* innodb_adaptive_flushing_device_capacity_max caps the estimate. */
+TEST(FlushPaceClosedLoop, CeilingHonoured) {
+  Device dev;
+  Engine eng;
+  Config cfg = config();
+  cfg.capability_ceiling = 1000;
+  const Result r = run(200, dev, eng, true, no_change, cfg);
+  EXPECT_LE(max_of(r.capability, 0, 200), 1000);
+  EXPECT_LE(max_of(r.budget, 0, 200), 1000);
+}
+
+/* reset() forgets: the estimate starts again at innodb_io_capacity_max
+(no stale measurement after the feature is switched off and on). */
+TEST(FlushPaceController, ResetForgets) {
+  Controller ctl;
+  Observation obs;
+  obs.async_mark = 1000;
+  obs.lsn_age = 1000;
+  obs.writes = 3000;
+  obs.write_latency_us = 100;
+  obs.flushed = 100000;
+  for (int i = 0; i < 30; ++i) ctl.update(config(), obs);
+  EXPECT_GT(ctl.last().capability, 1000u);
+  ctl.reset();
+  obs.writes = 0;
+  const Decision &d = ctl.update(config(), obs);
+  EXPECT_EQ(d.capability, 400u);
+  EXPECT_EQ(d.baseline_us, 0);
+}
+
+}  // namespace
