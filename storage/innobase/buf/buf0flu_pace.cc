@@ -22,6 +22,8 @@ namespace {
 
 /** Fewer writes than this in an interval say nothing about latency. */
 constexpr uint64_t MIN_WRITES = 16;
+/** How far the baseline moves towards a lower latency, per interval. */
+constexpr double BASELINE_FALL = 0.5;
 /** How fast the baseline follows a device that got slower, per interval. */
 constexpr double BASELINE_DRIFT = 0.02;
 /** The baseline follows up only while the page cleaner flushes less than
@@ -102,8 +104,12 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   if (!measured) return;
 
   const double lat = obs.write_latency_us;
-  if (m_baseline_us == 0 || lat < m_baseline_us) {
+  if (m_baseline_us == 0) {
     m_baseline_us = lat;
+  } else if (lat < m_baseline_us) {
+    /* Halfway down: one unusually quiet second does not set the limit
+    for good. */
+    m_baseline_us -= (m_baseline_us - lat) * BASELINE_FALL;
   } else if (carried < LIGHT_LOAD * m_capability) {
     /* Up only while the page cleaner adds little to the device: a device
     that got slower moves the baseline, the queue we cause does not. */
