@@ -14,9 +14,16 @@ def log(msg, tag="bench"):
 
 
 def run_cmd(cmd, check=True, timeout=None, **kw):
-    """subprocess.run with captured text output; raise with the output on error."""
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=timeout, **kw)
+    """subprocess.run with captured text output; raise with the output on error.
+    A command that is not installed is an error too, or, with check=False,
+    exit status 127 and a line saying so (as a shell would)."""
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=timeout, **kw)
+    except FileNotFoundError:
+        if check:
+            raise RuntimeError("%s failed: %s is not installed" % (shlex.join(cmd), cmd[0]))
+        return subprocess.CompletedProcess(cmd, 127, "%s: not installed" % cmd[0])
     if check and p.returncode != 0:
         raise RuntimeError("%s failed (exit %d): %s" % (
             shlex.join(cmd), p.returncode, p.stdout.strip()[-2000:]))

@@ -36,6 +36,13 @@ class RunCmd(unittest.TestCase):
         with self.assertRaises(subprocess.TimeoutExpired):
             P.run_cmd(["sleep", "5"], timeout=0.2)
 
+    def test_missing_command(self):
+        p = P.run_cmd(["steady-no-such-command"], check=False)
+        self.assertEqual(p.returncode, 127)
+        self.assertIn("not installed", p.stdout)
+        with self.assertRaises(RuntimeError):
+            P.run_cmd(["steady-no-such-command"])
+
 
 class PidIdentity(unittest.TestCase):
     def test_parse_stat_survives_parentheses_in_the_name(self):

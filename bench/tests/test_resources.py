@@ -148,10 +148,14 @@ class Teardown(Base):
         # A recorded process that is a child of the tearing-down process
         # itself stays a zombie after SIGKILL until waited for (and keeps its
         # start time): teardown must reap it, not report "did not die".
+        # SIGKILL lands asynchronously: on a loaded machine the child may
+        # need a few ms to become a zombie, so each poll waits 10 ms (at
+        # most 1 s in all, against the 10 s a hanging teardown would take).
         res = R.Resources("run-g", state_dir=self.state_dir)
         p = self.sleeper(reap=False)
         res.record_pid(p.pid, "own child")
-        with mock.patch.object(R, "time", types.SimpleNamespace(sleep=lambda s: None)):
+        real_sleep = time.sleep
+        with mock.patch.object(R, "time", types.SimpleNamespace(sleep=lambda s: real_sleep(0.01))):
             with quiet():
                 errors = res.teardown()
         self.assertEqual(errors, [])
