@@ -12,7 +12,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+TEST(OsWriteStats, NothingCountedWhileDisabled) {
+  os_write_stats::set_enabled(false);
+  const auto before = os_write_stats::read();
+  os_write_stats::completed(Clock::now());
+  const auto after = os_write_stats::read();
+  EXPECT_EQ(after.writes, before.writes);
+  EXPECT_EQ(after.latency_us, before.latency_us);
+}
+
 TEST(OsWriteStats, CountsWritesAndTheirLatency) {
+  os_write_stats::set_enabled(true);
   const auto before = os_write_stats::read();
   const auto submitted = Clock::now() - std::chrono::milliseconds(5);
   os_write_stats::completed(submitted);
@@ -33,6 +43,7 @@ TEST(OsWriteStats, NoWritesNoLatency) {
 }
 
 TEST(OsWriteStats, ThreadsDoNotLoseCounts) {
+  os_write_stats::set_enabled(true);
   const auto before = os_write_stats::read();
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i) {

@@ -161,6 +161,7 @@ void sample_devices() {
 turned on. */
 void start(Clock::time_point now) {
   pace.on = true;
+  os_write_stats::set_enabled(true);
   pace.controller.reset();
   pace.last_update = now;
   pace.last_writes = os_write_stats::read();
@@ -172,6 +173,7 @@ void start(Clock::time_point now) {
 
 void stop() {
   pace.on = false;
+  os_write_stats::set_enabled(false);
   pace.controller.reset();
   lru_depth.store(0);
   status.updated.store(false);

@@ -32,7 +32,12 @@ struct Totals {
   uint64_t latency_us{0};
 };
 
-/** Count one completed data page write (AIO handler threads).
+/** Start or stop counting (device-paced flushing on or off): while off,
+completed() returns at once, without reading the clock.
+@param[in]  on  true to count */
+void set_enabled(bool on) noexcept;
+
+/** Count one completed data page write (AIO handler threads), if enabled.
 @param[in]  submitted  when its slot was reserved */
 void completed(std::chrono::steady_clock::time_point submitted) noexcept;
 

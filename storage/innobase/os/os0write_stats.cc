@@ -18,11 +18,17 @@ Free Software Foundation.
 namespace os_write_stats {
 
 namespace {
+std::atomic<bool> enabled{false};
 std::atomic<uint64_t> n_writes{0};
 std::atomic<uint64_t> sum_latency_us{0};
 }  // namespace
 
+void set_enabled(bool on) noexcept {
+  enabled.store(on, std::memory_order_relaxed);
+}
+
 void completed(std::chrono::steady_clock::time_point submitted) noexcept {
+  if (!enabled.load(std::memory_order_relaxed)) return;
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::steady_clock::now() - submitted)
                       .count();
