@@ -32,9 +32,13 @@ import statistics
 METRICS = ["log_lsn_checkpoint_age", "log_max_modified_age_async", "log_max_modified_age_sync",
            "log_on_file_space_waits", "buffer_flush_sync_waits", "buffer_flush_sync_total_pages",
            "buffer_LRU_get_free_waits", "buffer_LRU_single_flush_num_scan",
-           "buffer_LRU_batch_flush_total_pages"]
+           "buffer_LRU_batch_flush_total_pages",
+           # Steady's device-paced flushing (enabled at startup; absent elsewhere)
+           "buffer_flush_pace_budget", "buffer_flush_pace_capability",
+           "buffer_flush_pace_write_latency_us"]
 ENABLE = ["log_lsn_checkpoint_age", "log_max_modified_age_%", "log_on_file_space_%", "buffer_flush_sync%",
-          "buffer_LRU_get_free_waits", "buffer_LRU_single_flush%", "buffer_LRU_batch_flush%"]
+          "buffer_LRU_get_free_waits", "buffer_LRU_single_flush%", "buffer_LRU_batch_flush%",
+          "buffer_flush_pace%"]
 # Status variables the cause columns need (beside lab.collect's).
 STATUS = ["Innodb_buffer_pool_wait_free", "Innodb_buffer_pool_pages_free"]
 PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status names
@@ -42,7 +46,12 @@ PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status
 # Per-second columns this module fills (lab.summary.PER_SECOND_COLUMNS).
 COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
            "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
-           "free_pages"]
+           "free_pages", "pace_budget", "pace_capability", "pace_write_lat_us"]
+
+# Gauges copied as they are: column -> INNODB_METRICS row in a round.
+LEVELS = {"pace_budget": PREFIX + "buffer_flush_pace_budget",
+          "pace_capability": PREFIX + "buffer_flush_pace_capability",
+          "pace_write_lat_us": PREFIX + "buffer_flush_pace_write_latency_us"}
 
 # Counters turned into per-second rates: column -> counter in a round.
 RATES = {"redo_space_waits_ps": PREFIX + "log_on_file_space_waits",
@@ -91,6 +100,10 @@ def columns(prev, cur, dt, status_age=None):
     free = _num(cur, "innodb_buffer_pool_pages_free")
     if free is not None:
         out["free_pages"] = "%d" % free
+    for col, name in LEVELS.items():
+        v = _num(cur, name)
+        if v is not None:
+            out[col] = "%d" % v
     if prev is None or dt <= 0:
         return out
     for col, name in RATES.items():

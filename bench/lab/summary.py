@@ -32,6 +32,9 @@ PER_SECOND_COLUMNS = [
     "ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
     "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
     "free_pages",
+    # Steady's device-paced flushing: budget and capability (pages/s), page
+    # write latency (us) as the controller saw them (blank elsewhere)
+    "pace_budget", "pace_capability", "pace_write_lat_us",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
     # bulk_load: the loader step (create, prealloc, load) overlapping the second

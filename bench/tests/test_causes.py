@@ -37,6 +37,14 @@ class Columns(unittest.TestCase):
         self.assertEqual((out["ckpt_async_pct"], out["ckpt_sync_pct"]), ("90.0", "80.0"))
         self.assertNotIn("sync_flush_waits_ps", out)         # no previous round: levels only
 
+    def test_pacing_levels_where_the_server_has_them(self):
+        cur = rnd(m_buffer_flush_pace_budget=1850, m_buffer_flush_pace_capability=2400,
+                  m_buffer_flush_pace_write_latency_us=310)
+        out = X.columns(None, cur, 0)
+        self.assertEqual((out["pace_budget"], out["pace_capability"], out["pace_write_lat_us"]),
+                         ("1850", "2400", "310"))
+        self.assertNotIn("pace_budget", X.columns(None, rnd(), 0))   # vanilla: blank
+
     def test_status_age_when_the_metric_is_off(self):
         out = X.columns(None, rnd(**self.MARKS), 0, status_age=45 * MiB)
         self.assertEqual(out["ckpt_sync_pct"], "50.0")
