@@ -162,6 +162,7 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     }
 
     obs.interval_s = 1;
+    obs.submitted = static_cast<uint64_t>(offered);
     obs.writes = static_cast<uint64_t>(served);
     obs.write_latency_us = lat;
     obs.flushed = static_cast<uint64_t>(flushed);
@@ -286,9 +287,10 @@ TEST(FlushPaceClosedLoop, BacksOffWhenLatencyRises) {
   EXPECT_GT(r.capability[149], 4 * cfg.io_capacity_max);
   /* After: the estimate comes down to the device ... */
   EXPECT_LT(max_of(r.capability, 250, 400), 1.1 * 2500);
-  /* ... and the latency back to within the limit (2x idle), with no
+  /* ... and the latency back near the limit (2x idle): it may hold a
+  little above it while the queue does not grow (the hold band), with no
   queue growing without end. */
-  EXPECT_LT(mean_of(r.latency, 250, 400), 2.2 * dev.idle_us);
+  EXPECT_LT(mean_of(r.latency, 250, 400), 2.5 * dev.idle_us);
   EXPECT_LT(max_of(r.latency, 300, 400), 4.0 * dev.idle_us);
 }
 
@@ -302,13 +304,14 @@ TEST(FlushPaceClosedLoop, FindsAThrottledDevice) {
   eng.need = 6000; /* more than the device can do */
   const Result r = run(300, dev, eng, true, no_change);
   const double cap_mean = mean_of(r.capability, 150, 300);
-  EXPECT_GT(cap_mean, 0.6 * dev.capacity);
+  EXPECT_GT(cap_mean, 0.55 * dev.capacity);
   EXPECT_LT(cap_mean, 1.2 * dev.capacity);
-  /* Probing past the cap costs a short queue now and then (a sawtooth
-  with a period of about 20 s), not a standing one. */
+  /* Probing past the cap costs a short queue now and then (a few
+  seconds every minute or two), never a standing one. */
   int over = 0;
   for (size_t i = 150; i < 300; ++i) over += r.latency[i] > 2.0 * dev.idle_us;
-  EXPECT_LE(over, 150 * 15 / 100) << over << " of 150 s over the limit";
+  EXPECT_LE(over, 150 * 10 / 100) << over << " of 150 s over the limit";
+  EXPECT_LT(max_of(r.latency, 150, 300), 0.5e6) << "a queue of seconds";
 }
 
 /* The device gets faster and the load grows: the estimate follows up. */

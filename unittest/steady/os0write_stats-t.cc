@@ -15,8 +15,10 @@ using Clock = std::chrono::steady_clock;
 TEST(OsWriteStats, NothingCountedWhileDisabled) {
   os_write_stats::set_enabled(false);
   const auto before = os_write_stats::read();
+  os_write_stats::submitted();
   os_write_stats::completed(Clock::now());
   const auto after = os_write_stats::read();
+  EXPECT_EQ(after.submitted, before.submitted);
   EXPECT_EQ(after.writes, before.writes);
   EXPECT_EQ(after.latency_us, before.latency_us);
 }
@@ -25,9 +27,13 @@ TEST(OsWriteStats, CountsWritesAndTheirLatency) {
   os_write_stats::set_enabled(true);
   const auto before = os_write_stats::read();
   const auto submitted = Clock::now() - std::chrono::milliseconds(5);
+  os_write_stats::submitted();
+  os_write_stats::submitted();
+  os_write_stats::submitted();
   os_write_stats::completed(submitted);
   os_write_stats::completed(submitted);
   const auto after = os_write_stats::read();
+  EXPECT_EQ(after.submitted - before.submitted, 3u); /* one still queued */
   EXPECT_EQ(after.writes - before.writes, 2u);
   const double mean = os_write_stats::mean_latency_us(before, after);
   EXPECT_GE(mean, 5000);

@@ -199,6 +199,7 @@ void update(Clock::time_point now) {
           .count();
   const auto writes = os_write_stats::read();
   obs.writes = writes.writes - pace.last_writes.writes;
+  obs.submitted = writes.submitted - pace.last_writes.submitted;
   obs.write_latency_us = os_write_stats::mean_latency_us(pace.last_writes, writes);
   obs.flushed = pace.flushed;
 

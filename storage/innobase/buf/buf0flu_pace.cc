@@ -22,13 +22,18 @@ namespace {
 
 /** Fewer writes than this in an interval say nothing about latency. */
 constexpr uint64_t MIN_WRITES = 16;
-/** How far the baseline moves towards a lower latency, per interval. */
-constexpr double BASELINE_FALL = 0.5;
-/** How fast the baseline follows a device that got slower, per interval. */
-constexpr double BASELINE_DRIFT = 0.02;
-/** The baseline follows up only while the page cleaner flushes less than
-this share of the capability. */
-constexpr double LIGHT_LOAD = 0.25;
+/** Weight of a light-load interval (the page cleaner flushing no more
+than upstream may, innodb_io_capacity_max) in the latency baseline. */
+constexpr double BASELINE_WEIGHT = 0.1;
+/** The write queue grows: completed writes below this share of the
+submitted ones, by more than BEHIND_SLACK (a batch in flight at the
+interval's edge is not a queue). */
+constexpr double BEHIND_SHARE = 0.95;
+constexpr double BEHIND_SLACK = 128;
+/** Over this multiple of the limit latency counts whatever the queue. */
+constexpr double SEVERE = 3.0;
+/** Weight of the last second in the smoothed latency. */
+constexpr double LATENCY_WEIGHT = 0.3;
 /** The capability grows by this factor per interval while probing... */
 constexpr double GROWTH = 1.25;
 /** ...but never beyond this multiple of what the device carried. */
@@ -43,8 +48,10 @@ constexpr unsigned CUT_SPACING = 3;
 /** Near the level of the last cut the capability grows by this factor
 only. */
 constexpr double CAUTIOUS_GROWTH = 1.02;
-/** Within 3% of that level, by this factor. */
+/** Within 3% of that level, by this factor... */
 constexpr double PLATEAU_GROWTH = 1.005;
+/** ...until half as much again above it, where that level is forgotten. */
+constexpr double PAST_CUT = 1.5;
 /** Pressure from which the controller probes for more capability. */
 constexpr double PROBE_PRESSURE = 0.5;
 /** Pressure falls by this share of the gap per interval (rises at once). */
@@ -103,29 +110,31 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   m_last.backing_off = false;
   if (!measured) return;
 
-  const double lat = obs.write_latency_us;
+  /* Decisions use a smoothed latency: one second's mean swings by several
+  times on a device shared with redo and binlog syncs. */
+  m_latency_us = m_latency_us == 0
+                     ? obs.write_latency_us
+                     : m_latency_us + (obs.write_latency_us - m_latency_us) *
+                                          LATENCY_WEIGHT;
+  const double lat = m_latency_us;
+  const double light = static_cast<double>(cfg.io_capacity_max);
   if (m_baseline_us == 0) {
-    m_baseline_us = lat;
-  } else if (lat < m_baseline_us) {
-    /* Halfway down: one unusually quiet second does not set the limit
-    for good. */
-    m_baseline_us -= (m_baseline_us - lat) * BASELINE_FALL;
-  } else if (carried < LIGHT_LOAD * m_capability) {
-    /* Up only while the page cleaner adds little to the device: a device
-    that got slower moves the baseline, the queue we cause does not. */
-    m_baseline_us += (lat - m_baseline_us) * BASELINE_DRIFT;
+    m_baseline_us = obs.write_latency_us;
+  } else if (carried <= light) {
+    /* The latency the device has with no more flushing than upstream's:
+    what foreground reads and commits would see without pacing. */
+    m_baseline_us += (obs.write_latency_us - m_baseline_us) * BASELINE_WEIGHT;
   }
 
   const double limit = m_baseline_us * std::max<uint64_t>(cfg.latency_pct, 100) / 100.0;
-  /* Hysteresis: grow only in the lower half of the band between the
-  baseline and the limit; hold in the upper half; cut above it. */
-  const double grow_below = m_baseline_us + (limit - m_baseline_us) / 2;
+  const bool behind = static_cast<double>(obs.writes) <
+                      BEHIND_SHARE * static_cast<double>(obs.submitted) - BEHIND_SLACK;
 
   if (m_since_cut < CUT_SPACING) m_since_cut++;
-  if (lat > limit) {
+  /* A growing queue is direct evidence: it acts on this second's
+  latency; latency alone acts only when it stays high. */
+  if ((obs.write_latency_us > limit && behind) || lat > SEVERE * limit) {
     m_last.backing_off = true;
-    /* Far over the limit: no second interval to confirm it. */
-    if (lat > 2 * limit) m_over = CUT_AFTER - 1;
     if (++m_over >= CUT_AFTER && m_since_cut >= CUT_SPACING) {
       m_capability = std::max(floor, std::min(m_capability, carried) * CUT);
       m_last_cut = m_capability / CUT;
@@ -138,8 +147,9 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
 
   const bool cleaner_busy =
       m_budget > 0 && static_cast<double>(obs.flushed) / interval >= 0.8 * m_budget;
-  if (lat <= grow_below && m_pressure >= PROBE_PRESSURE && cleaner_busy) {
+  if (lat <= limit && !behind && m_pressure >= PROBE_PRESSURE && cleaner_busy) {
     double factor = GROWTH;
+    if (m_capability > PAST_CUT * m_last_cut) m_last_cut = 0; /* well past it */
     if (m_last_cut > 0 && m_capability * GROWTH > 0.9 * m_last_cut) {
       factor = m_capability < 0.97 * m_last_cut ? CAUTIOUS_GROWTH
                                                 : PLATEAU_GROWTH;

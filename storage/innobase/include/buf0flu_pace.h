@@ -19,14 +19,19 @@ Free Software Foundation.
  into the async and sync marks (TPS waves) while the device idles. This
  controller replaces the clip by what the device showed it can carry:
 
- - Capability: data page writes per second completed while their latency
-   stayed near the device's idle baseline. It starts at
-   innodb_io_capacity_max, grows by a bounded step while flushing is
-   using it and latency is low (slowly near the level where latency last
-   broke the limit), holds inside a hysteresis band, and is cut when
-   latency stays above innodb_adaptive_flushing_device_latency_pct of the
-   baseline for two intervals, at most once every three (foreground reads
-   and commits keep their latency).
+ - Capability: pages per second the page cleaner can add while the device
+   keeps up. It starts at innodb_io_capacity_max and grows by a bounded step
+   while flushing is using it, the write queue is not growing and latency
+   is within innodb_adaptive_flushing_device_latency_pct of the baseline
+   (the latency seen while the page cleaner flushes no more than upstream
+   would); slowly near the level where it was last cut. It is cut when for
+   two intervals latency is over the limit while the write queue grows, or
+   over three times the limit whatever the queue, at most once every three
+   intervals (foreground reads and commits keep their latency). Latency
+   here is smoothed over a few seconds. Between the limit and three times
+   it, with the queue not growing, it holds: a
+   shared device's latency is noisy, and a busier device is slower without
+   being saturated.
  - Pressure, 0..1, the largest of: checkpoint age on its way to the async
    mark, dirty pages between innodb_max_dirty_pages_pct_lwm and
    innodb_max_dirty_pages_pct, free pages below the LRU target (1 as soon
@@ -75,6 +80,9 @@ struct Observation {
   uint64_t writes{0};
   /** Mean latency of those writes, submission to completion, microseconds. */
   double write_latency_us{0};
+  /** Data page writes submitted in the interval: more than completed means
+  the write queue grew (the device did not keep up). */
+  uint64_t submitted{0};
   /** Pages the page cleaner flushed in the interval (flush list + LRU). */
   uint64_t flushed{0};
   /** Current LSN minus the oldest modification in the buffer pool. */
@@ -150,8 +158,10 @@ class Controller {
   Decision m_last;
   /** Capability estimate, pages/s (0: not started). */
   double m_capability{0};
-  /** Idle latency baseline, us (0: not measured). */
+  /** Latency baseline, us (0: not measured). */
   double m_baseline_us{0};
+  /** Smoothed write latency, us (0: not measured). */
+  double m_latency_us{0};
   /** Smoothed pressure. */
   double m_pressure{0};
   /** Smoothed free-page pressure (drives the LRU depth). */

@@ -9,9 +9,10 @@ Free Software Foundation.
 *****************************************************************************/
 
 /** @file include/os0write_stats.h
- Data page writes completed by the asynchronous IO layer, and their
- latency from slot reservation (just before submission) to completion, as
- InnoDB itself sees it. Unlike the block device's own counters this sees a
+ Data page writes handed to the asynchronous IO layer, those completed,
+ and their latency from slot reservation (just before submission) to
+ completion, as InnoDB itself sees it. Submitted minus completed is the
+ growth of the write queue. Unlike the block device's own counters this sees a
  throttle above the device (cgroup blkio, a cloud volume's limit) and
  parallel devices under one file system. Device-paced flushing reads the
  totals once a second and takes differences. */
@@ -26,6 +27,8 @@ namespace os_write_stats {
 
 /** Totals since startup. */
 struct Totals {
+  /** Data page writes submitted (AIO slot reserved). */
+  uint64_t submitted{0};
   /** Data page writes completed. */
   uint64_t writes{0};
   /** Sum of their latencies, microseconds. */
@@ -36,6 +39,9 @@ struct Totals {
 completed() returns at once, without reading the clock.
 @param[in]  on  true to count */
 void set_enabled(bool on) noexcept;
+
+/** Count one data page write handed to the AIO layer, if enabled. */
+void submitted() noexcept;
 
 /** Count one completed data page write (AIO handler threads), if enabled.
 @param[in]  submitted  when its slot was reserved */

@@ -19,12 +19,18 @@ namespace os_write_stats {
 
 namespace {
 std::atomic<bool> enabled{false};
+std::atomic<uint64_t> n_submitted{0};
 std::atomic<uint64_t> n_writes{0};
 std::atomic<uint64_t> sum_latency_us{0};
 }  // namespace
 
 void set_enabled(bool on) noexcept {
   enabled.store(on, std::memory_order_relaxed);
+}
+
+void submitted() noexcept {
+  if (!enabled.load(std::memory_order_relaxed)) return;
+  n_submitted.fetch_add(1, std::memory_order_relaxed);
 }
 
 void completed(std::chrono::steady_clock::time_point submitted) noexcept {
@@ -43,6 +49,7 @@ Totals read() noexcept {
   low for one interval, never divides by a count without its sum. */
   t.latency_us = sum_latency_us.load(std::memory_order_relaxed);
   t.writes = n_writes.load(std::memory_order_relaxed);
+  t.submitted = n_submitted.load(std::memory_order_relaxed);
   return t;
 }
 
