@@ -223,7 +223,8 @@ TEST(FlushPacePressure, Components) {
   EXPECT_EQ(buf_flush_pace::dirty_pressure(NAN, 10, 90), 0);
   EXPECT_EQ(buf_flush_pace::dirty_pressure(25, 20, 20), 1);
   EXPECT_EQ(buf_flush_pace::free_pressure(4096, 4096, 0), 0);
-  EXPECT_DOUBLE_EQ(buf_flush_pace::free_pressure(1024, 4096, 0), 0.75);
+  EXPECT_EQ(buf_flush_pace::free_pressure(2048, 4096, 0), 0);
+  EXPECT_DOUBLE_EQ(buf_flush_pace::free_pressure(512, 4096, 0), 0.75);
   EXPECT_EQ(buf_flush_pace::free_pressure(4096, 4096, 1), 1);
 }
 
@@ -327,7 +328,8 @@ TEST(FlushPaceClosedLoop, FollowsAFasterDevice) {
     }
   };
   const Result r = run(400, dev, eng, true, speed_up);
-  EXPECT_LT(max_of(r.capability, 100, 150), 1.2 * 2500);
+  /* Before: the budget stays within what the slow device carries. */
+  EXPECT_LT(max_of(r.budget, 100, 150), 2500);
   EXPECT_GT(mean_of(r.capability, 300, 400), 5000);
   EXPECT_LT(max_of(r.age, 300, 400), eng.async_mark);
 }

@@ -90,8 +90,12 @@ double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct) {
 
 double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits) {
   if (waits > 0) return 1;
-  if (target == 0 || free_pages >= target) return 0;
-  return clamp01(1.0 - static_cast<double>(free_pages) / target);
+  /* The LRU batch refills the free lists up to the target once a second,
+  so a full pool runs between 0 and the target: only the lower half
+  counts. */
+  const double half = target / 2.0;
+  if (target == 0 || free_pages >= half) return 0;
+  return clamp01(1.0 - static_cast<double>(free_pages) / half);
 }
 
 void Controller::reset() { *this = Controller(); }
@@ -178,9 +182,13 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   m_free_pressure = smooth_down(m_free_pressure, m_last.p_free);
 
   const double io_cap = static_cast<double>(cfg.io_capacity);
+  /* Proportional to the pressure: under little pressure upstream's own
+  target (which the caller never goes below) decides, so a server with a
+  large innodb_io_capacity does not flush at that rate for a trace of
+  pressure. */
   double target = 0;
   if (m_pressure >= MIN_PRESSURE) {
-    target = io_cap + m_pressure * std::max(0.0, m_capability - io_cap);
+    target = m_pressure * std::max(m_capability, io_cap);
   }
   if (target == 0) {
     m_budget = 0;

@@ -36,8 +36,8 @@ Free Software Foundation.
    mark, dirty pages between innodb_max_dirty_pages_pct_lwm and
    innodb_max_dirty_pages_pct, free pages below the LRU target (1 as soon
    as a thread waited for a free page). It rises at once and falls slowly.
- - Budget: innodb_io_capacity + pressure x (capability - innodb_io_capacity)
-   pages per second, moved towards that target by a bounded step. No
+ - Budget: pressure x capability pages per second, moved towards that
+   target by a bounded step. No
    pressure, no budget: the page cleaner then does exactly what upstream
    asks. The caller never flushes less than upstream asked for.
  - LRU depth: the free pages the LRU batch keeps per instance, raised from
@@ -53,7 +53,8 @@ namespace buf_flush_pace {
 
 /** Settings, read at every iteration (all of them are dynamic). */
 struct Config {
-  /** innodb_io_capacity: the lowest budget under pressure. */
+  /** innodb_io_capacity: the lowest capability and the first budget
+  step. */
   uint64_t io_capacity{200};
   /** innodb_io_capacity_max: the first capability estimate. */
   uint64_t io_capacity_max{2000};
@@ -132,7 +133,7 @@ between (NaN gives 0). */
 double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct);
 
 /** Free-page pressure: 1 if a thread waited for a free page; otherwise how
-far the free list is below target (0 at or above it). */
+far the free list is below half the target (0 at or above half). */
 double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits);
 
 /** The controller. One instance, driven by the page cleaner coordinator. */
