@@ -166,6 +166,7 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     obs.writes = static_cast<uint64_t>(served);
     obs.write_latency_us = lat;
     obs.flushed = static_cast<uint64_t>(flushed);
+    obs.upstream = static_cast<uint64_t>(up);
     obs.free_waits = static_cast<uint64_t>(waits);
 
     if (std::getenv("PACE_TRACE") != nullptr) {
@@ -389,6 +390,39 @@ TEST(FlushPaceController, PressureFallsSlowly) {
   Decision d;
   for (int i = 0; i < 30; ++i) d = ctl.update(config(), obs);
   EXPECT_EQ(d.budget, 0u);
+}
+
+/* Measured in the stall lab (open_loop, 2026-11-24): on a device shared
+with redo and binlog syncs the 1-s write latency swings between 1 and 13 ms
+while upstream flushes 800 pages/s in sync mode. The baseline must follow
+the latency at upstream's own flushing, or one quiet second early on sets
+a limit the device never meets again and the capability is cut to the
+floor for good. */
+TEST(FlushPaceController, BaselineFollowsUpstreamsOwnFlushing) {
+  Controller ctl;
+  Observation obs;
+  obs.async_mark = 1000;
+  obs.lsn_age = 1000; /* past the async mark: full pressure */
+  obs.free_pages = 100000;
+  /* One quiet second: 200 pages at 1 ms. */
+  obs.writes = obs.submitted = obs.flushed = obs.upstream = 200;
+  obs.write_latency_us = 1000;
+  ctl.update(config(), obs);
+  /* Then upstream's sync flushing, 800 pages/s, latency 1-13 ms, queue
+  steady (completed = submitted), and the page cleaner doing what the
+  budget allows on top. */
+  const double lat[] = {1200, 6700, 12400, 4400, 1400, 6800, 1700, 7900,
+                        8000, 8400, 4400, 5600, 5000, 3100, 11400, 4700};
+  uint64_t cap = 0;
+  for (int i = 0; i < 120; ++i) {
+    const Decision &d = ctl.last();
+    obs.upstream = 800;
+    obs.flushed = std::max<uint64_t>(800, d.budget);
+    obs.writes = obs.submitted = obs.flushed + 300;
+    obs.write_latency_us = lat[i % 16];
+    cap = ctl.update(config(), obs).capability;
+  }
+  EXPECT_GT(cap, 2 * config().io_capacity_max);
 }
 
 /* innodb_adaptive_flushing_device_capacity_max caps the estimate. */

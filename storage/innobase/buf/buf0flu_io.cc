@@ -59,6 +59,8 @@ struct Pace_state {
   uint64_t last_wait_free{0};
   /** Pages the page cleaner flushed since the last update. */
   uint64_t flushed{0};
+  /** Pages upstream asked for since the last update. */
+  uint64_t upstream{0};
   /** Upstream's and our target in the current iteration. */
   ulint iter_upstream{0};
   ulint iter_target{0};
@@ -167,6 +169,7 @@ void start(Clock::time_point now) {
   pace.last_writes = os_write_stats::read();
   pace.last_wait_free = srv_stats.buf_pool_wait_free;
   pace.flushed = 0;
+  pace.upstream = 0;
   if (!pace.devices_resolved) resolve_devices();
   sample_devices(); /* the first sample only sets the baseline */
 }
@@ -202,6 +205,7 @@ void update(Clock::time_point now) {
   obs.submitted = writes.submitted - pace.last_writes.submitted;
   obs.write_latency_us = os_write_stats::mean_latency_us(pace.last_writes, writes);
   obs.flushed = pace.flushed;
+  obs.upstream = pace.upstream;
 
   const lsn_t oldest = buf_pool_get_oldest_modification_approx();
   const lsn_t lsn = log_get_lsn(*log_sys);
@@ -222,6 +226,7 @@ void update(Clock::time_point now) {
   pace.last_writes = writes;
   pace.last_wait_free = wait_free;
   pace.flushed = 0;
+  pace.upstream = 0;
   lru_depth.store(static_cast<ulint>(d.lru_depth));
 
   MONITOR_SET(MONITOR_FLUSH_PACE_CAPABILITY, d.capability);
@@ -271,6 +276,7 @@ ulint buf_flush_pace_target(ulint n_pages) {
   } else if (now - pace.last_update >= UPDATE_INTERVAL) {
     update(now);
   }
+  pace.upstream += n_pages;
   const ulint budget = static_cast<ulint>(pace.controller.last().budget);
   pace.iter_target = std::max(n_pages, budget);
   return pace.iter_target;

@@ -23,7 +23,8 @@ namespace {
 /** Fewer writes than this in an interval say nothing about latency. */
 constexpr uint64_t MIN_WRITES = 16;
 /** Weight of a light-load interval (the page cleaner flushing no more
-than upstream may, innodb_io_capacity_max) in the latency baseline. */
+than upstream asked for, or than innodb_io_capacity_max) in the latency
+baseline. */
 constexpr double BASELINE_WEIGHT = 0.1;
 /** The write queue grows: completed writes below this share of the
 submitted ones, by more than BEHIND_SLACK (a batch in flight at the
@@ -121,7 +122,8 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
                      : m_latency_us + (obs.write_latency_us - m_latency_us) *
                                           LATENCY_WEIGHT;
   const double lat = m_latency_us;
-  const double light = static_cast<double>(cfg.io_capacity_max);
+  const double light = std::max(static_cast<double>(cfg.io_capacity_max),
+                                obs.upstream / interval);
   if (m_baseline_us == 0) {
     m_baseline_us = obs.write_latency_us;
   } else if (carried <= light) {

@@ -86,6 +86,9 @@ struct Observation {
   uint64_t submitted{0};
   /** Pages the page cleaner flushed in the interval (flush list + LRU). */
   uint64_t flushed{0};
+  /** Pages upstream's own flushing asked for in the interval (sync flush
+  rounds included): flushing up to this much is not pacing's doing. */
+  uint64_t upstream{0};
   /** Current LSN minus the oldest modification in the buffer pool. */
   uint64_t lsn_age{0};
   /** Age at which upstream starts aggressive (async) flushing. */
