@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Out of space, on a small loop-device filesystem holding one table's data
-# file (DATA DIRECTORY), the rest of the datadir on the host disk:
-#  1. ALTER TABLESPACE ... SET EXTENT_SIZE beyond the free space fails with
-#     ER_RECORD_FILE_FULL (1114); the server keeps running; the table keeps
-#     every row and stays writable in the space it has.
-#  2. A write load until the filesystem is full: clients get 1114, no
-#     acknowledged row is lost, and once space is freed (a scratch file is
-#     removed) writes and preallocation resume without a restart; after a
-#     restart every acknowledged row is still there.
+# Out of space, on small loop-device filesystems holding one table's data
+# file each (DATA DIRECTORY), the rest of the datadir on the host disk:
+#  1. On a 2 GB filesystem, ALTER TABLESPACE ... SET EXTENT_SIZE = 10G is
+#     refused before the file grows, with ER_STEADY_PREALLOC_NO_SPACE
+#     naming the free and requested sizes; the file, the binary log and the
+#     other tablespace are untouched, and a growth that fits still works.
+#  2. On a 96 MiB filesystem, a write load until it is full: clients get
+#     1114, no acknowledged row is lost, and once space is freed (a scratch
+#     file is removed) writes and preallocation resume without a restart;
+#     after a restart every acknowledged row is still there.
 # Needs root and loop devices; skips (77) with the reason otherwise.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
 eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
@@ -22,12 +23,13 @@ skip() { echo "$name: SKIP: $*"; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "needs root for losetup and mount"
 
 W=$(mktemp -d /tmp/$name.XXXXXX)
-MNT=$W/mnt
+MNT=$W/mnt BIG=$W/big
 ID=$name-$$ pid=
 cleanup() {
   set +e  # undo everything even when a step fails
   [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
   python3 "$LAB/device.py" down --id "$ID"
+  python3 "$LAB/device.py" down --id "$ID-2g"
   rm -rf "$W"
 }
 trap cleanup EXIT
@@ -43,12 +45,17 @@ case $rc in
   *) grep -q 'no free loop device' "$W/up.err" && skip "no free loop device"
      fail "$(cat "$W/up.err")" ;;
 esac
+# A 2 GB ext4 (sparse image) for the refusal.
+rc=0
+big=$(python3 "$LAB/device.py" up --id "$ID-2g" --owner-pid $$ --size-gb 2 --no-direct-io \
+        --image "$W/big.img" --mount "$BIG" 2>"$W/up2.err") || rc=$?
+((rc == 0)) || fail "second loop device: $(cat "$W/up2.err")"
 # 8 MiB of scratch data to free later.
 dd if=/dev/zero of="$MNT/scratch" bs=1M count=8 status=none
 
 srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
-opts=(--innodb-buffer-pool-size=64M --innodb-redo-log-capacity=32M --innodb-directories="$MNT"
-  --skip-networking)
+opts=(--innodb-buffer-pool-size=64M --innodb-redo-log-capacity=32M --innodb-directories="$MNT;$BIG"
+  --skip-networking --log-bin=binlog)
 python3 "$LAB/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
 
 start() {
@@ -87,18 +94,34 @@ q "CREATE TABLE d.seed (pad CHAR(200) NOT NULL) SELECT pad FROM d.t LIMIT 2000"
 
 [[ -f $MNT/d/t.ibd ]] || fail "the table's file is not on the loop filesystem"
 
-# 1. Preallocation beyond the free space.
+# 1. SET EXTENT_SIZE = 10G on a 2 GB filesystem: refused before a byte.
+q "CREATE TABLE d.b (id INT PRIMARY KEY, pad CHAR(200)) DATA DIRECTORY = '$BIG';
+   INSERT INTO d.b VALUES (1, 'b')"
+[[ -f $BIG/d/b.ibd ]] || fail "the second table's file is not on the 2 GB filesystem"
+b_before=$(stat -c %s "$BIG/d/b.ibd") t_before=$(stat -c %s "$MNT/d/t.ibd")
+used_before=$(df -B1 --output=used "$BIG" | tail -1)
+binlog_before=$(q "SHOW BINARY LOG STATUS" | cut -f1,2)
+out=$("$MYSQL" -uroot -S "$W/s.sock" -N -e "ALTER TABLESPACE \`d/b\` SET EXTENT_SIZE = 10G" 2>&1) && fail "10G on 2 GB was accepted"
+[[ $out == *"ERROR 9502 "* ]] || fail "10G on 2 GB: expected ER_STEADY_PREALLOC_NO_SPACE (9502), got: $out"
+[[ $out =~ needs\ ([0-9]+)\ more\ bytes.*has\ ([0-9]+)\ bytes\ free ]] || fail "no sizes in the message: $out"
+need=${BASH_REMATCH[1]} free=${BASH_REMATCH[2]}
+((need > 10 * 1024 * 1024 * 1024 - 200 * 1024 * 1024 && free < 2 * 1024 * 1024 * 1024)) \
+  || fail "implausible sizes in the message: needs $need, free $free"
+[[ $(stat -c %s "$BIG/d/b.ibd") == "$b_before" ]] || fail "the refused file grew"
+[[ $(stat -c %s "$MNT/d/t.ibd") == "$t_before" ]] || fail "the other tablespace changed"
+[[ $(df -B1 --output=used "$BIG" | tail -1) == "$used_before" ]] || fail "space was used on the 2 GB filesystem"
+[[ $(q "SHOW BINARY LOG STATUS" | cut -f1,2) == "$binlog_before" ]] || fail "the refused statement reached the binary log"
+q 'SELECT 1' >/dev/null || fail "server died after the refusal"
+echo "$name: SET EXTENT_SIZE = 10G on 2 GB: ERROR 9502 (needs $need bytes, $free free), nothing written, binlog unchanged"
+# What fits is still done: 1G on the same filesystem.
+e=$(errno_of "ALTER TABLESPACE \`d/b\` SET EXTENT_SIZE = 1G")
+[[ $e == 0 ]] || fail "SET EXTENT_SIZE = 1G on 2 GB failed with $e"
+[[ $(file_size d/b) == 1073741824 ]] || fail "1G on 2 GB: file size $(file_size d/b)"
+q "CHECK TABLE d.b" | grep -q 'status	OK' || fail "CHECK TABLE after 1G"
+# On the 96 MiB filesystem the same guard refuses 1G.
 e=$(errno_of "ALTER TABLESPACE \`d/t\` SET EXTENT_SIZE = 1G")
-[[ $e == 1114 ]] || fail "SET EXTENT_SIZE on a full disk gave error '$e', expected 1114"
-q 'SELECT 1' >/dev/null || fail "server died after ENOSPC during preallocation"
-[[ $(q "SELECT COUNT(*) FROM d.t") == "$rows" ]] || fail "rows lost after ENOSPC"
-q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after ENOSPC"
-size1=$(file_size d/t)
-echo "$name: SET EXTENT_SIZE = 1G on 96M: ERROR 1114, file grew to $size1 bytes, $rows rows intact"
-# Writable in the space it has (the file grew part of the way).
-e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.seed LIMIT 100")
-[[ $e == 0 ]] || fail "insert into the preallocated space failed with $e"
-rows=$((rows + 100))
+[[ $e == 9502 ]] || fail "SET EXTENT_SIZE = 1G on 96M gave error '$e', expected 9502"
+[[ $(stat -c %s "$MNT/d/t.ibd") == "$t_before" ]] || fail "the refused 96M file grew"
 
 # 2. A write load until the filesystem is full.
 acked=$rows
@@ -119,6 +142,9 @@ e=$(errno_of "INSERT INTO d.t (pad) SELECT pad FROM d.seed LIMIT 1000")
 [[ $e == 0 ]] || fail "writes did not resume after freeing space (error $e)"
 acked=$((acked + 1000))
 size2=$(file_size d/t)
+# The little space freed is below the default 5% reserve of 96 MiB: ask for
+# none, so that only the free space itself limits the growth.
+q "SET GLOBAL innodb_extent_size_min_free_pct = 0"
 e=$(errno_of "ALTER TABLESPACE \`d/t\` SET EXTENT_SIZE = $((size2 + 2 * 1048576))")
 [[ $e == 0 ]] || fail "SET EXTENT_SIZE after freeing space failed with $e"
 q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after freeing space"

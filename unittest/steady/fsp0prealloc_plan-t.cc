@@ -134,3 +134,51 @@ TEST(PreallocPlan, HeaderFollowsWholeExtentsOfTheFile) {
 }
 
 }  // namespace
+
+/* The free-space guard refuses before a byte is written. */
+TEST(PreallocFreeSpace, TenGigabytesOnATwoGigabyteFileSystem) {
+  const uint64_t GiB = 1ULL << 30;
+  /* A 2 GB file system with 1.9 GB free and a 4 MiB file. */
+  const auto c = fsp_prealloc::check_free_space(10 * GiB, 4ULL << 20,
+                                                1900ULL << 20, 2 * GiB, 5);
+  EXPECT_FALSE(c.fits);
+  EXPECT_EQ(c.needed_bytes, 10 * GiB - (4ULL << 20));
+  EXPECT_EQ(c.reserve_bytes, (2 * GiB * 5 + 99) / 100);
+}
+
+TEST(PreallocFreeSpace, ReserveDecides) {
+  const uint64_t total = 1000000;
+  /* 100000 free; reserve 5% = 50000: up to 50000 bytes may be written. */
+  EXPECT_TRUE(fsp_prealloc::check_free_space(50000, 0, 100000, total, 5).fits);
+  EXPECT_FALSE(fsp_prealloc::check_free_space(50001, 0, 100000, total, 5).fits);
+  /* The file's own size counts: only the growth needs space. */
+  EXPECT_TRUE(
+      fsp_prealloc::check_free_space(1050000, 1000000, 100000, total, 5).fits);
+  /* 0% keeps only the hard limit: the free space itself. */
+  EXPECT_TRUE(fsp_prealloc::check_free_space(100000, 0, 100000, total, 0).fits);
+  EXPECT_FALSE(
+      fsp_prealloc::check_free_space(100001, 0, 100000, total, 0).fits);
+  /* 100% refuses every growth. */
+  EXPECT_FALSE(fsp_prealloc::check_free_space(1, 0, total, total, 100).fits);
+  /* Above 100 is read as 100. */
+  EXPECT_EQ(fsp_prealloc::check_free_space(1, 0, total, total, 250)
+                .reserve_bytes,
+            total);
+}
+
+TEST(PreallocFreeSpace, NothingToWriteAlwaysFits) {
+  /* A file already at (or past) the target needs no space, even on a full
+  file system with a 100% reserve. */
+  const auto c = fsp_prealloc::check_free_space(1 << 20, 2 << 20, 0, 1 << 30,
+                                                100);
+  EXPECT_TRUE(c.fits);
+  EXPECT_EQ(c.needed_bytes, 0u);
+}
+
+TEST(PreallocFreeSpace, NoOverflowNearTheLimits) {
+  const uint64_t huge = UINT64_MAX / 2;
+  const auto c = fsp_prealloc::check_free_space(huge, 0, huge, UINT64_MAX, 5);
+  EXPECT_FALSE(c.fits); /* needs everything, the reserve is not left */
+  EXPECT_LT(c.reserve_bytes, UINT64_MAX / 10);
+  EXPECT_GT(c.reserve_bytes, UINT64_MAX / 100 * 4);
+}

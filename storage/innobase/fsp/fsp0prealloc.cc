@@ -21,10 +21,16 @@ Free Software Foundation.
 
 #include "fsp0prealloc.h"
 
+#include <sys/statvfs.h>
+#include <cerrno>
+
 #include "fsp0fsp.h"
 #include "fsp0prealloc_plan.h"
+#include "log0chkp.h"
 #include "log0write.h"
 #include "mtr0mtr.h"
+
+ulong srv_extent_size_min_free_pct = 5;
 
 const char *fsp_preallocate_refusal(space_id_t space_id) {
   if (fsp_is_system_tablespace(space_id)) {
@@ -53,21 +59,43 @@ fsp_prealloc::Geometry fsp_preallocate_geometry(const fil_space_t *space) {
   return geo;
 }
 
+bool fsp_preallocate_fs_space(const fil_space_t *space, std::string *path,
+                              uint64_t *free_bytes, uint64_t *total_bytes) {
+  if (space->files.empty()) {
+    return false;
+  }
+  *path = space->files.front().name;
+  struct statvfs st;
+  if (statvfs(path->c_str(), &st) != 0) {
+    return false;
+  }
+  /* f_bavail, not f_bfree: the blocks ext4 reserves for root are not the
+  server's to use when it runs as the mysql user. */
+  *free_bytes = uint64_t{st.f_bavail} * st.f_frsize;
+  *total_bytes = uint64_t{st.f_blocks} * st.f_frsize;
+  return true;
+}
+
 dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
                         const std::function<bool()> &interrupted,
-                        page_no_t *reached_pages) {
+                        page_no_t *reached_pages, int *os_errno) {
   const page_size_t page_size(space->flags);
   const fsp_prealloc::Geometry geo = fsp_preallocate_geometry(space);
 
   dberr_t err = DB_SUCCESS;
   lsn_t last_lsn = 0;
   *reached_pages = 0;
+  *os_errno = 0;
 
   for (;;) {
     if (interrupted()) {
       err = DB_INTERRUPTED;
       break;
     }
+
+    /* Each chunk writes redo (MLOG_FILE_EXTEND, FSP_SIZE) like any
+    mini-transaction: make sure there is room for it first, as DML does. */
+    log_free_check();
 
     mtr_t mtr;
     mtr.start();
@@ -88,7 +116,11 @@ dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
         fsp_prealloc::next_size(size, target_pages, geo));
     /* Extends the file, logs MLOG_FILE_EXTEND and fsyncs; on a full disk
     the file may have grown part of the way. */
+    errno = 0;
     const bool extended = fil_space_extend(space, next);
+    /* The errno of the write or fallocate that failed, when the failure
+    was the last system call (best effort: 0 when unknown). */
+    const int extend_errno = errno;
 
     const auto new_size = static_cast<page_no_t>(
         fsp_prealloc::header_pages_after(space->size, size, geo));
@@ -103,7 +135,11 @@ dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
     }
 
     if (!extended) {
-      err = DB_OUT_OF_FILE_SPACE;
+      *os_errno = extend_errno;
+      err = extend_errno == ENOSPC || extend_errno == EDQUOT ||
+                    extend_errno == 0
+                ? DB_OUT_OF_FILE_SPACE
+                : DB_IO_ERROR;
       break;
     }
     if (new_size <= size) {

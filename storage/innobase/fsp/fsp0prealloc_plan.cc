@@ -64,4 +64,21 @@ uint64_t header_pages_after(uint64_t file_pages, uint64_t header_pages,
   return std::max(header_pages, align_down(file_pages, geo.extent_pages));
 }
 
+Space_check check_free_space(uint64_t target_bytes, uint64_t file_bytes,
+                             uint64_t fs_free_bytes, uint64_t fs_total_bytes,
+                             uint32_t min_free_pct) {
+  Space_check check;
+  check.needed_bytes = target_bytes > file_bytes ? target_bytes - file_bytes : 0;
+  const uint32_t pct = std::min<uint32_t>(min_free_pct, 100);
+  /* Rounded up: 5% of a 2 GB file system is 107374183 bytes, not less. */
+  check.reserve_bytes = fs_total_bytes / 100 * pct +
+                        (fs_total_bytes % 100 * pct + 99) / 100;
+  if (check.needed_bytes == 0) {
+    return check;
+  }
+  check.fits = check.needed_bytes <= fs_free_bytes &&
+               fs_free_bytes - check.needed_bytes >= check.reserve_bytes;
+  return check;
+}
+
 }  // namespace fsp_prealloc

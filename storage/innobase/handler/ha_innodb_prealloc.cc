@@ -14,7 +14,10 @@ Free Software Foundation.
 
 #include "ha_innodb_prealloc.h"
 
+#include <string>
+
 #include "my_base.h"
+#include "my_sys.h"
 #include "mysql/plugin.h"
 #include "mysqld_error.h"
 #include "sql/dd/properties.h"
@@ -47,10 +50,13 @@ int innobase_preallocate_tablespace(THD *thd,
   }
 
   if (const char *why = fsp_preallocate_refusal(space_id)) {
-    my_printf_error(ER_WRONG_TABLESPACE_NAME,
-                    "Cannot SET EXTENT_SIZE on tablespace `%s`: %s.", MYF(0),
-                    name, why);
+    my_error(ER_STEADY_PREALLOC_UNSUPPORTED_SPACE, MYF(0), name, why);
     return 1;
+  }
+  /* Asked before the tables are locked: the kind is all there is to check. */
+  if (alter_info->ts_alter_tablespace_type ==
+      ALTER_TABLESPACE_CHECK_EXTENT_SIZE) {
+    return 0;
   }
 
   /* The pin keeps DROP TABLESPACE and truncation from freeing the space. */
@@ -67,35 +73,55 @@ int innobase_preallocate_tablespace(THD *thd,
       uint64_t{space->size_in_header} * geo.page_bytes;
   const fsp_prealloc::Target target =
       fsp_prealloc::plan_target(requested, space->size_in_header, geo);
+  const auto ull = [](uint64_t v) { return static_cast<unsigned long long>(v); };
 
   int error = 0;
   switch (target.verdict) {
     case fsp_prealloc::Verdict::TOO_LARGE:
-      my_printf_error(ER_WRONG_ARGUMENTS,
-                      "EXTENT_SIZE %llu is larger than tablespace `%s` can "
-                      "hold (%llu bytes with %u-byte pages).",
-                      MYF(0), static_cast<unsigned long long>(requested), name,
-                      static_cast<unsigned long long>(
-                          fsp_prealloc::max_bytes(geo)),
-                      geo.page_bytes);
+      my_error(ER_STEADY_PREALLOC_TOO_LARGE, MYF(0), ull(requested), name,
+               ull(fsp_prealloc::max_bytes(geo)), geo.page_bytes);
       error = 1;
       break;
 
     case fsp_prealloc::Verdict::LARGE_ENOUGH:
-      push_warning_printf(thd, Sql_condition::SL_NOTE, WARN_OPTION_IGNORED,
-                          "Tablespace `%s` already holds %llu bytes; "
-                          "EXTENT_SIZE %llu changes nothing.",
-                          name, static_cast<unsigned long long>(current_bytes),
-                          static_cast<unsigned long long>(requested));
+      push_warning_printf(thd, Sql_condition::SL_NOTE,
+                          ER_STEADY_PREALLOC_LARGE_ENOUGH,
+                          ER_THD(thd, ER_STEADY_PREALLOC_LARGE_ENOUGH), name,
+                          ull(current_bytes), ull(requested));
       break;
 
     case fsp_prealloc::Verdict::GROW: {
+      const uint64_t target_bytes = target.pages * geo.page_bytes;
+      /* The free-space guard, before a byte is written: a typo (10T for
+      10G) must not fill the file system the binary log and redo log may
+      share. Where the file system cannot be asked, nothing is refused. */
+      std::string path;
+      uint64_t fs_free = 0;
+      uint64_t fs_total = 0;
+      if (fsp_preallocate_fs_space(space, &path, &fs_free, &fs_total)) {
+        const fsp_prealloc::Space_check check = fsp_prealloc::check_free_space(
+            target_bytes, uint64_t{space->size} * geo.page_bytes, fs_free,
+            fs_total, static_cast<uint32_t>(srv_extent_size_min_free_pct));
+        if (!check.fits) {
+          my_error(ER_STEADY_PREALLOC_NO_SPACE, MYF(0), ull(requested), name,
+                   ull(check.needed_bytes), path.c_str(), ull(fs_free),
+                   ull(fs_total), srv_extent_size_min_free_pct,
+                   ull(check.reserve_bytes));
+          error = 1;
+          break;
+        }
+      }
+
       page_no_t reached = 0;
+      int os_errno = 0;
       const dberr_t err = fsp_preallocate(
           space, static_cast<page_no_t>(target.pages),
-          [thd]() { return thd_killed(thd) != 0; }, &reached);
-      const auto reached_bytes =
-          static_cast<unsigned long long>(uint64_t{reached} * geo.page_bytes);
+          [thd]() { return thd_killed(thd) != 0; }, &reached, &os_errno);
+      const uint64_t reached_bytes = uint64_t{reached} * geo.page_bytes;
+      char errbuf[MYSYS_STRERROR_SIZE];
+      const char *os_msg =
+          os_errno != 0 ? my_strerror(errbuf, sizeof(errbuf), os_errno)
+                        : "unknown";
 
       switch (err) {
         case DB_SUCCESS:
@@ -107,18 +133,13 @@ int innobase_preallocate_tablespace(THD *thd,
         case DB_OUT_OF_FILE_SPACE:
           /* Reported here rather than as HA_ERR_RECORD_FILE_FULL: the
           caller would report ER_ALTER_FILEGROUP_FAILED first. */
-          my_error(ER_RECORD_FILE_FULL, MYF(0), name);
-          push_warning_printf(thd, Sql_condition::SL_WARNING,
-                              ER_RECORD_FILE_FULL,
-                              "Tablespace `%s` grew to %llu bytes before the "
-                              "disk was full.",
-                              name, reached_bytes);
+          my_error(ER_STEADY_PREALLOC_DISK_FULL, MYF(0), name,
+                   ull(reached_bytes), ull(target_bytes), os_errno, os_msg);
           error = 1;
           break;
         default:
-          my_printf_error(ER_GET_ERRNO,
-                          "Could not grow tablespace `%s` past %llu bytes.",
-                          MYF(0), name, reached_bytes);
+          my_error(ER_STEADY_PREALLOC_IO_ERROR, MYF(0), name,
+                   ull(reached_bytes), ut_strerr(err), os_errno, os_msg);
           error = 1;
           break;
       }

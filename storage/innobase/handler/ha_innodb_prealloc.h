@@ -21,7 +21,11 @@ class Tablespace;
 }
 
 /** Grow a general or file-per-table tablespace to at least
-alter_info->extent_size bytes.
+alter_info->extent_size bytes (ALTER_TABLESPACE_SET_EXTENT_SIZE), or only
+check that the tablespace is one that can be grown
+(ALTER_TABLESPACE_CHECK_EXTENT_SIZE, asked before its tables are locked).
+Before the file grows, the free-space guard compares the growth with the
+free space of the file system (innodb_extent_size_min_free_pct).
 @param[in]  thd         session, for KILL QUERY and the messages
 @param[in]  alter_info  statement; extent_size is the requested size
 @param[in]  dd_space    the tablespace's data dictionary object

@@ -16,11 +16,28 @@ Free Software Foundation.
 #ifndef fsp0prealloc_h
 #define fsp0prealloc_h
 
+#include <cstdint>
 #include <functional>
+#include <string>
 
 #include "fil0fil.h"
 #include "fsp0prealloc_plan.h"
 #include "univ.i"
+
+/** innodb_extent_size_min_free_pct: percentage of the file system holding a
+tablespace that SET EXTENT_SIZE must leave free. */
+extern ulong srv_extent_size_min_free_pct;
+
+/** Free and total space of the file system holding a tablespace's (first)
+data file, for the free-space guard.
+@param[in]   space        tablespace
+@param[out]  path         the data file's path
+@param[out]  free_bytes   bytes the server may allocate (f_bavail)
+@param[out]  total_bytes  size of the file system
+@return false if the file system could not be asked (no file, statvfs
+failed) */
+bool fsp_preallocate_fs_space(const fil_space_t *space, std::string *path,
+                              uint64_t *free_bytes, uint64_t *total_bytes);
 
 /** The geometry the size arithmetic needs, from a tablespace's flags.
 @param[in]  space  tablespace
@@ -33,7 +50,8 @@ fsp_prealloc::Geometry fsp_preallocate_geometry(const fil_space_t *space);
 const char *fsp_preallocate_refusal(space_id_t space_id);
 
 /** Grow a tablespace until FSP_SIZE is at least target_pages, one chunk at
-a time. Each chunk is one mini-transaction that X-latches the space and
+a time. Before each chunk it waits for redo space (log_free_check()), as
+DML does. Each chunk is one mini-transaction that X-latches the space and
 page 0, extends the file (MLOG_FILE_EXTEND redo, fallocate or zero-fill as
 innodb_extend_and_initialize says, fsync) and then raises FSP_SIZE, so
 FSP_SIZE never exceeds the durable file size. Between chunks the latches are
@@ -43,11 +61,15 @@ FSP_SIZE update is flushed.
 @param[in]      target_pages  size to reach, whole extents
 @param[in]      interrupted   called between chunks; true stops the growth
 @param[out]     reached_pages FSP_SIZE when the function returns
+@param[out]     os_errno      errno of the failed extension, 0 if unknown
 @retval DB_SUCCESS            FSP_SIZE >= target_pages
 @retval DB_INTERRUPTED        interrupted() said stop
-@retval DB_OUT_OF_FILE_SPACE  the file could not grow (disk full) */
+@retval DB_OUT_OF_FILE_SPACE  the file could not grow: disk full or quota
+                              (or no errno to tell)
+@retval DB_IO_ERROR           the file could not grow for another OS error
+@retval DB_ERROR              the file grew by less than an extent */
 dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
                         const std::function<bool()> &interrupted,
-                        page_no_t *reached_pages);
+                        page_no_t *reached_pages, int *os_errno);
 
 #endif /* fsp0prealloc_h */

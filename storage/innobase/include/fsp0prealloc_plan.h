@@ -98,6 +98,32 @@ those pages are usable once they form whole extents.
 uint64_t header_pages_after(uint64_t file_pages, uint64_t header_pages,
                             const Geometry &geo);
 
+/** What the free-space guard decides before the first chunk. */
+struct Space_check {
+  /** true: the growth fits and leaves the reserve free. */
+  bool fits{true};
+  /** Bytes the data file must still grow by (0: nothing to write). */
+  uint64_t needed_bytes{0};
+  /** Bytes that must stay free on the file system afterwards. */
+  uint64_t reserve_bytes{0};
+};
+
+/** The free-space guard: a preallocation may not fill the file system that
+also holds (often) the binary log, the redo log and temporary files. When
+fallocate() is not supported InnoDB zero-fills, and on a full disk the file
+keeps what was written, so the check is made before a byte is written.
+@param[in]  target_bytes     size the data file must reach
+@param[in]  file_bytes       size of the data file now
+@param[in]  fs_free_bytes    bytes the server may still allocate on its file
+                             system (statvfs f_bavail x f_frsize)
+@param[in]  fs_total_bytes   size of that file system (f_blocks x f_frsize)
+@param[in]  min_free_pct     innodb_extent_size_min_free_pct, 0 to 100
+@return fits = false when the growth exceeds the free space or would leave
+less than min_free_pct percent of the file system free */
+Space_check check_free_space(uint64_t target_bytes, uint64_t file_bytes,
+                             uint64_t fs_free_bytes, uint64_t fs_total_bytes,
+                             uint32_t min_free_pct);
+
 }  // namespace fsp_prealloc
 
 #endif /* fsp0prealloc_plan_h */
