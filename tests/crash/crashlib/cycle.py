@@ -1,5 +1,6 @@
 """One kill/restart cycle, --prealloc's scratch table, the cycle's line."""
 
+import shutil
 import subprocess
 import time
 
@@ -12,7 +13,7 @@ from .workload import LIVE_WORKERS, Worker
 # to PREALLOC_TARGET, far more than can be written in that time. The scratch
 # table is dropped after the check, so the datadir does not grow per cycle.
 PREALLOC_TABLE_SIZE = "64M"
-PREALLOC_TARGET = "8G"
+PREALLOC_TARGET = 8 << 30
 PREALLOC_LEAD = 0.7
 SCRATCH_ROWS = 2000
 
@@ -46,11 +47,20 @@ def create_scratch(server):
                f"SELECT i, REPEAT('s', 200) FROM n;")
 
 
+def prealloc_target(datadir):
+    """PREALLOC_TARGET, or less where the datadir's file system has less
+    than twice that free: SET EXTENT_SIZE refuses (error 9502, before
+    writing a byte) a growth that would leave less than
+    innodb_extent_size_min_free_pct (5%) of the file system free."""
+    free = shutil.disk_usage(datadir).free
+    return min(PREALLOC_TARGET, max(64 << 20, free // 2 // (1 << 20) * (1 << 20)))
+
+
 def start_scratch_prealloc(server):
     return subprocess.Popen(
         server.client_cmd() + ["-e", f"SET gtid_next = 'AUTOMATIC:{PREALLOC_GTID_TAG}'; "
                                      f"ALTER TABLESPACE `{DB}/scratch` "
-                                     f"SET EXTENT_SIZE = {PREALLOC_TARGET}"],
+                                     f"SET EXTENT_SIZE = {prealloc_target(server.datadir)}"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
