@@ -8,12 +8,14 @@
 #  3. Steady starts on the same datadir with the same file, every Steady
 #     option in effect, the table's checksum unchanged; it writes more rows
 #     and grows the table's tablespace with SET EXTENT_SIZE;
-#  4. stock MySQL starts on it again: same checksum, CHECK TABLE clean.
+#  4. stock MySQL starts on it again: same checksum, CHECK TABLE clean,
+#     and a Steady variable left in mysqld-auto.cnf by SET PERSIST only
+#     makes it log a line.
 # Each server is started with --defaults-file, as a DBA would. Skips (77)
 # without both builds.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 LAB=$HERE/bench/lab
@@ -29,13 +31,10 @@ VANILLA=$MYSQLD VANILLA_BASE=$BASEDIR
 [[ -x $STEADY ]] || skip "no Steady mysqld at $STEADY"
 [[ -x $VANILLA ]] || skip "no vanilla mysqld at $VANILLA (make vanilla)"
 
+# shellcheck source=lib/mysqld.sh
+. "$HERE/tests/scripts/lib/mysqld.sh"
 W=$(mktemp -d /tmp/$name.XXXXXX)
-pid=
-cleanup() {
-  set +e
-  [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null
-  rm -rf "$W"
-}
+cleanup() { set +e; mysqld_kill_all; rm -rf "$W"; }
 trap cleanup EXIT
 
 # 1. Steady's options in the example: the commented "# loose-name = value"
@@ -67,23 +66,9 @@ user = $(id -un)
 EOF
 } >"$W/my.cnf"
 
-start() {  # basedir mysqld
-  "$2" --defaults-file="$W/my.cnf" --basedir="$1" >"$W/out.log" 2>&1 &
-  pid=$!
-  local i
-  for i in $(seq 1 120); do
-    "$MYSQL" -uroot -S "$W/s.sock" -e 'SELECT 1' >/dev/null 2>&1 && return 0
-    kill -0 "$pid" 2>/dev/null || fail "$2 exited while starting"
-    sleep 0.5
-  done
-  fail "$2 did not answer within 60 s"
-}
-stop() {
-  "$MYSQL" -uroot -S "$W/s.sock" -e 'SHUTDOWN' || fail "SHUTDOWN"
-  wait "$pid" || true
-  pid=
-}
-q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
+start() { mysqld_start "$W" "$1" "$2"; }  # basedir mysqld
+stop() { mysqld_stop "$W"; }
+q() { sqlq "$W" "$1"; }
 checksum() { q "CHECKSUM TABLE d.t" | cut -f2; }
 
 # 2. Stock MySQL initialises and starts with the file.
@@ -114,6 +99,8 @@ for o in "${steady_opts[@]}"; do
   [[ $got == "$want" ]] || fail "@@$var is $got, the file says $want"
 done
 [[ $(checksum) == "$sum1" ]] || fail "checksum changed when Steady opened the stock datadir"
+# A DBA who SET PERSISTs a Steady variable leaves it in mysqld-auto.cnf.
+q "SET PERSIST innodb_adaptive_flushing_device_latency_pct = 300"
 q "INSERT INTO d.t (pad) SELECT 'steady' FROM d.t LIMIT 1000;
    ALTER TABLESPACE \`d/t\` SET EXTENT_SIZE = 32M;"
 [[ $(q "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'd/t'") == 33554432 ]] \
@@ -131,5 +118,9 @@ q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE on vanilla after 
 [[ $(q "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'd/t'") == 33554432 ]] \
   || fail "the preallocated size did not survive the downgrade"
 if grep -E '\[ERROR\]' "$W/err.log"; then fail "errors in vanilla's log after Steady"; fi
+grep -q "innodb_adaptive_flushing_device_latency_pct" "$W/err.log" \
+  || fail "vanilla said nothing about the persisted Steady variable"
+persisted=$(grep "innodb_adaptive_flushing_device_latency_pct" "$W/err.log" | head -1 | sed 's/^.*\] //')
 stop
-echo "$name: vanilla reopened it: 5096 rows, same checksum, CHECK TABLE OK, 32M kept: PASS"
+echo "$name: vanilla reopened it: 5096 rows, same checksum, CHECK TABLE OK, 32M kept; on the SET PERSIST of a Steady variable it logged: $persisted"
+echo "$name: PASS"

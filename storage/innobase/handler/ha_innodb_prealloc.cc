@@ -31,6 +31,7 @@ Free Software Foundation.
 #include "fsp0prealloc.h"
 #include "fsp0prealloc_plan.h"
 #include "srv0srv.h"
+#include "ut0ut.h"
 
 int innobase_preallocate_tablespace(THD *thd,
                                     const st_alter_tablespace *alter_info,

@@ -1,0 +1,38 @@
+# Shared by tests/scripts/*.sh that start stock and Steady mysqld side by
+# side with --defaults-file, as a DBA would (bench/lab/server.py starts with
+# --no-defaults). Source it; it defines:
+#   mysqld_start DIR BASEDIR MYSQLD   start mysqld with DIR/my.cnf, wait until
+#                                     DIR/s.sock answers; sets PIDS[DIR]
+#   mysqld_stop DIR                   SHUTDOWN and wait for the process
+#   mysqld_kill_all                   kill -9 every server started (cleanup)
+#   sqlq DIR SQL                      run SQL on DIR's server, tab-separated,
+#                                     no column names
+# Needs MYSQL (a client binary) and a fail() function in the caller.
+
+declare -A PIDS=()
+
+mysqld_start() {
+  local dir=$1 base=$2 bin=$3 i
+  "$bin" --defaults-file="$dir/my.cnf" --basedir="$base" >"$dir/out.log" 2>&1 &
+  PIDS[$dir]=$!
+  for i in $(seq 1 240); do
+    "$MYSQL" -uroot -S "$dir/s.sock" -e 'SELECT 1' >/dev/null 2>&1 && return 0
+    kill -0 "${PIDS[$dir]}" 2>/dev/null || { tail -20 "$dir/err.log" 2>/dev/null; fail "$bin exited while starting ($dir)"; }
+    sleep 0.5
+  done
+  fail "$bin did not answer within 120 s ($dir)"
+}
+
+mysqld_stop() {
+  local dir=$1
+  "$MYSQL" -uroot -S "$dir/s.sock" -e 'SHUTDOWN' || fail "SHUTDOWN ($dir)"
+  wait "${PIDS[$dir]}" || true
+  unset "PIDS[$dir]"
+}
+
+mysqld_kill_all() {
+  local d
+  for d in "${!PIDS[@]}"; do kill -9 "${PIDS[$d]}" 2>/dev/null || true; done
+}
+
+sqlq() { "$MYSQL" -uroot -S "$1/s.sock" -N -e "$2"; }

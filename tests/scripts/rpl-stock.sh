@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Asynchronous replication between Steady and stock MySQL 9.7.2 (vanilla,
+# built by `make vanilla`), both directions, GTIDs on, durable settings.
+# Steady runs with the adaptive commit wait and device-paced flushing on
+# (the options in loose- form, so the stock server shares the file). For
+# each direction: 8 clients commit 4000 single-row transactions on the
+# source while it runs ALTER TABLESPACE ... SET EXTENT_SIZE (a Steady
+# source) on the table; the replica must apply everything, keep both
+# replication threads running, end with the same CHECKSUM TABLE and no
+# GTID of its own, and (Steady source) its file must keep its own size,
+# since the statement is not replicated. Skips (77) without both builds.
+set -euo pipefail
+
+if [[ ${1:-} == --help ]]; then sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+LAB=$HERE/bench/lab
+name=rpl-stock
+skip() { echo "$name: SKIP: $*"; exit 77; }
+fail() { echo "$name: FAILED: $*"; exit 1; }
+
+eval "$(python3 "$LAB/server.py" find --server steady)"
+STEADY=$MYSQLD STEADY_BASE=$BASEDIR MYSQL=$CLIENT
+eval "$(python3 "$LAB/server.py" find --server vanilla)"
+VANILLA=$MYSQLD VANILLA_BASE=$BASEDIR
+[[ -x $STEADY ]] || skip "no Steady mysqld at $STEADY"
+[[ -x $VANILLA ]] || skip "no vanilla mysqld at $VANILLA (make vanilla)"
+
+# shellcheck source=lib/mysqld.sh
+. "$HERE/tests/scripts/lib/mysqld.sh"
+W=$(mktemp -d /tmp/$name.XXXXXX)
+cleanup() { set +e; mysqld_kill_all; rm -rf "$W"; }
+trap cleanup EXIT
+
+# A free TCP port on 127.0.0.1.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# make_server DIR KIND SERVER_ID: a datadir initialised by KIND (steady or
+# vanilla) and its my.cnf; prints nothing.
+make_server() {
+  local dir=$1 kind=$2 id=$3 bin base
+  mkdir -p "$dir"
+  cat >"$dir/my.cnf" <<EOF
+[mysqld]
+datadir = $dir/data
+socket = $dir/s.sock
+pid-file = $dir/mysqld.pid
+log-error = $dir/err.log
+port = $(free_port)
+bind_address = 127.0.0.1
+server_id = $id
+gtid_mode = ON
+enforce_gtid_consistency = ON
+log_bin = binlog
+sync_binlog = 1
+innodb_flush_log_at_trx_commit = 1
+innodb_buffer_pool_size = 128M
+innodb_redo_log_capacity = 64M
+innodb_flush_method = fsync
+user = $(id -un)
+loose-binlog_group_commit_sync_adaptive = ON
+loose-innodb_adaptive_flushing_device_pacing = ON
+EOF
+  if [[ $kind == steady ]]; then bin=$STEADY base=$STEADY_BASE; else bin=$VANILLA base=$VANILLA_BASE; fi
+  "$bin" --defaults-file="$dir/my.cnf" --basedir="$base" --initialize-insecure >"$dir/init.log" 2>&1 \
+    || { cat "$dir/init.log"; fail "$kind --initialize-insecure"; }
+}
+
+start_kind() {  # DIR KIND
+  if [[ $2 == steady ]]; then mysqld_start "$1" "$STEADY_BASE" "$STEADY"
+  else mysqld_start "$1" "$VANILLA_BASE" "$VANILLA"; fi
+}
+
+check_kind() {  # DIR KIND: the server answering there is KIND
+  local v
+  v=$(sqlq "$1" "SELECT VERSION()")
+  if [[ $2 == steady ]]; then [[ $v == *steady* ]] || fail "$1 runs $v, not Steady"
+  else [[ $v != *steady* ]] || fail "$1 runs $v, not stock MySQL"; fi
+}
+
+port_of() { sed -n 's/^port = //p' "$1/my.cnf"; }
+
+replica_field() {  # DIR FIELD: a field of SHOW REPLICA STATUS
+  "$MYSQL" -uroot -S "$1/s.sock" -e 'SHOW REPLICA STATUS\G' | sed -n "s/^ *$2: //p"
+}
+
+# pair SOURCE_KIND REPLICA_KIND
+pair() {
+  local src_kind=$1 rep_kind=$2 S=$W/$1-to-$2/source R=$W/$1-to-$2/replica
+  make_server "$S" "$src_kind" 1
+  make_server "$R" "$rep_kind" 2
+  start_kind "$S" "$src_kind"
+  start_kind "$R" "$rep_kind"
+  check_kind "$S" "$src_kind"
+  check_kind "$R" "$rep_kind"
+
+  sqlq "$S" "CREATE USER repl@'127.0.0.1' IDENTIFIED BY 'repl-pass';
+             GRANT REPLICATION SLAVE ON *.* TO repl@'127.0.0.1';
+             CREATE DATABASE d;
+             CREATE TABLE d.t (id INT PRIMARY KEY AUTO_INCREMENT, client INT NOT NULL,
+                               pad CHAR(100) NOT NULL);
+             CREATE PROCEDURE d.load_rows(c INT, n INT)
+             BEGIN
+               DECLARE i INT DEFAULT 0;
+               WHILE i < n DO
+                 INSERT INTO d.t (client, pad) VALUES (c, REPEAT('x', 100));
+                 SET i = i + 1;
+               END WHILE;
+             END"
+  sqlq "$R" "CHANGE REPLICATION SOURCE TO SOURCE_HOST = '127.0.0.1', SOURCE_PORT = $(port_of "$S"),
+               SOURCE_USER = 'repl', SOURCE_PASSWORD = 'repl-pass', SOURCE_AUTO_POSITION = 1,
+               SOURCE_SSL = 1;
+             START REPLICA;"
+
+  # 8 clients x 500 autocommit inserts; a Steady source preallocates the
+  # table meanwhile.
+  local c pids=()
+  for c in $(seq 1 8); do
+    "$MYSQL" -uroot -S "$S/s.sock" -e "CALL d.load_rows($c, 500)" & pids+=($!)
+  done
+  if [[ $src_kind == steady ]]; then
+    sqlq "$S" 'ALTER TABLESPACE `d/t` SET EXTENT_SIZE = 64M' || fail "SET EXTENT_SIZE on the source"
+  fi
+  for c in "${pids[@]}"; do wait "$c" || fail "a load client failed"; done
+  [[ $(sqlq "$S" "SELECT COUNT(*) FROM d.t") == 4000 ]] || fail "source rows"
+
+  local gtids
+  gtids=$(sqlq "$S" "SELECT @@GLOBAL.gtid_executed")
+  [[ $(sqlq "$R" "SELECT WAIT_FOR_EXECUTED_GTID_SET('$gtids', 120)") == 0 ]] \
+    || fail "$src_kind -> $rep_kind: the replica did not catch up (IO: $(replica_field "$R" Last_IO_Error); SQL: $(replica_field "$R" Last_SQL_Error))"
+  [[ $(replica_field "$R" Replica_IO_Running) == Yes && $(replica_field "$R" Replica_SQL_Running) == Yes ]] \
+    || fail "$src_kind -> $rep_kind: replication threads stopped: $(replica_field "$R" Last_Error)"
+  [[ $(sqlq "$S" "CHECKSUM TABLE d.t" | cut -f2) == $(sqlq "$R" "CHECKSUM TABLE d.t" | cut -f2) ]] \
+    || fail "$src_kind -> $rep_kind: checksums differ"
+  [[ $(sqlq "$R" "SELECT GTID_SUBSET(@@GLOBAL.gtid_executed, '$gtids')") == 1 ]] \
+    || fail "$src_kind -> $rep_kind: the replica has GTIDs of its own"
+  local note=""
+  if [[ $src_kind == steady ]]; then
+    local s_size r_size
+    s_size=$(sqlq "$S" "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'd/t'")
+    r_size=$(sqlq "$R" "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'd/t'")
+    [[ $s_size == 67108864 ]] || fail "the source's table is $s_size bytes, not 64M"
+    ((r_size < s_size)) || fail "the replica's file grew to $r_size: SET EXTENT_SIZE was replicated"
+    note="; SET EXTENT_SIZE grew the source's file to 64M and was not replicated (replica file $r_size bytes)"
+    local waits
+    waits=$(sqlq "$S" "SHOW GLOBAL STATUS LIKE 'Binlog_group_commit_adaptive_waits'" | cut -f2)
+    note+="; $waits adaptive commit waits on the source"
+  fi
+  sqlq "$R" "STOP REPLICA"
+  mysqld_stop "$R"
+  mysqld_stop "$S"
+  echo "$name: $src_kind -> $rep_kind: 4000 transactions applied, threads running, same checksum, no errant GTID$note"
+}
+
+pair steady vanilla
+pair vanilla steady
+echo "$name: PASS"
