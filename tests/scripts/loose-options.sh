@@ -118,9 +118,8 @@ q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE on vanilla after 
 [[ $(q "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'd/t'") == 33554432 ]] \
   || fail "the preallocated size did not survive the downgrade"
 if grep -E '\[ERROR\]' "$W/err.log"; then fail "errors in vanilla's log after Steady"; fi
-grep -q "innodb_adaptive_flushing_device_latency_pct" "$W/err.log" \
-  || fail "vanilla said nothing about the persisted Steady variable"
-persisted=$(grep "innodb_adaptive_flushing_device_latency_pct" "$W/err.log" | head -1 | sed 's/^.*\] //')
+persisted=$(grep "innodb_adaptive_flushing_device_latency_pct" "$W/err.log" | grep -v "loose-" | head -1 | sed 's/^.*\] //')
+[[ -n $persisted ]] || fail "vanilla said nothing about the persisted Steady variable"
 stop
 echo "$name: vanilla reopened it: 5096 rows, same checksum, CHECK TABLE OK, 32M kept; on the SET PERSIST of a Steady variable it logged: $persisted"
 echo "$name: PASS"

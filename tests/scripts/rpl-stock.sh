@@ -29,7 +29,7 @@ VANILLA=$MYSQLD VANILLA_BASE=$BASEDIR
 # shellcheck source=lib/mysqld.sh
 . "$HERE/tests/scripts/lib/mysqld.sh"
 W=$(mktemp -d /tmp/$name.XXXXXX)
-cleanup() { set +e; mysqld_kill_all; rm -rf "$W"; }
+cleanup() { set +e; mysqld_kill_all; [[ -n ${KEEP:-} ]] && echo "kept $W" || rm -rf "$W"; }
 trap cleanup EXIT
 
 # A free TCP port on 127.0.0.1.
@@ -81,7 +81,7 @@ check_kind() {  # DIR KIND: the server answering there is KIND
 port_of() { sed -n 's/^port = //p' "$1/my.cnf"; }
 
 replica_field() {  # DIR FIELD: a field of SHOW REPLICA STATUS
-  "$MYSQL" -uroot -S "$1/s.sock" -e 'SHOW REPLICA STATUS\G' | sed -n "s/^ *$2: //p"
+  "$MYSQL" -uroot -S "$1/s.sock" --vertical -e 'SHOW REPLICA STATUS' | sed -n "s/^ *$2: //p"
 }
 
 # pair SOURCE_KIND REPLICA_KIND
@@ -98,15 +98,7 @@ pair() {
              GRANT REPLICATION SLAVE ON *.* TO repl@'127.0.0.1';
              CREATE DATABASE d;
              CREATE TABLE d.t (id INT PRIMARY KEY AUTO_INCREMENT, client INT NOT NULL,
-                               pad CHAR(100) NOT NULL);
-             CREATE PROCEDURE d.load_rows(c INT, n INT)
-             BEGIN
-               DECLARE i INT DEFAULT 0;
-               WHILE i < n DO
-                 INSERT INTO d.t (client, pad) VALUES (c, REPEAT('x', 100));
-                 SET i = i + 1;
-               END WHILE;
-             END"
+                               pad CHAR(100) NOT NULL);"
   sqlq "$R" "CHANGE REPLICATION SOURCE TO SOURCE_HOST = '127.0.0.1', SOURCE_PORT = $(port_of "$S"),
                SOURCE_USER = 'repl', SOURCE_PASSWORD = 'repl-pass', SOURCE_AUTO_POSITION = 1,
                SOURCE_SSL = 1;
@@ -116,7 +108,8 @@ pair() {
   # table meanwhile.
   local c pids=()
   for c in $(seq 1 8); do
-    "$MYSQL" -uroot -S "$S/s.sock" -e "CALL d.load_rows($c, 500)" & pids+=($!)
+    for _ in $(seq 1 500); do echo "INSERT INTO d.t (client, pad) VALUES ($c, REPEAT('x', 100));"; done >"$W/load-$c.sql"
+    "$MYSQL" -uroot -S "$S/s.sock" <"$W/load-$c.sql" & pids+=($!)
   done
   if [[ $src_kind == steady ]]; then
     sqlq "$S" 'ALTER TABLESPACE `d/t` SET EXTENT_SIZE = 64M' || fail "SET EXTENT_SIZE on the source"
