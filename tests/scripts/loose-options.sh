@@ -24,15 +24,9 @@ name=loose-options
 skip() { echo "$name: SKIP: $*"; exit 77; }
 fail() { echo "$name: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
 
-eval "$(python3 "$LAB/server.py" find --server steady)"
-STEADY=$MYSQLD STEADY_BASE=$BASEDIR MYSQL=$CLIENT
-eval "$(python3 "$LAB/server.py" find --server vanilla)"
-VANILLA=$MYSQLD VANILLA_BASE=$BASEDIR
-[[ -x $STEADY ]] || skip "no Steady mysqld at $STEADY"
-[[ -x $VANILLA ]] || skip "no vanilla mysqld at $VANILLA (make vanilla)"
-
 # shellcheck source=lib/mysqld.sh
 . "$HERE/tests/scripts/lib/mysqld.sh"
+find_both_servers
 W=$(mktemp -d /tmp/$name.XXXXXX)
 cleanup() { set +e; mysqld_kill_all; rm -rf "$W"; }
 trap cleanup EXIT

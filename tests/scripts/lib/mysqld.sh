@@ -7,7 +7,11 @@
 #   mysqld_kill_all                   kill -9 every server started (cleanup)
 #   sqlq DIR SQL                      run SQL on DIR's server, tab-separated,
 #                                     no column names
-# Needs MYSQL (a client binary) and a fail() function in the caller.
+#   find_both_servers                 STEADY, STEADY_BASE, VANILLA,
+#                                     VANILLA_BASE and MYSQL (Steady's client)
+#                                     from bench/lab/server.py; skip() unless
+#                                     both builds exist
+# Needs LAB (bench/lab), skip() and fail() functions in the caller.
 
 declare -A PIDS=()
 
@@ -36,3 +40,12 @@ mysqld_kill_all() {
 }
 
 sqlq() { "$MYSQL" -uroot -S "$1/s.sock" -N -e "$2"; }
+
+find_both_servers() {
+  eval "$(python3 "$LAB/server.py" find --server steady)"
+  STEADY=$MYSQLD STEADY_BASE=$BASEDIR MYSQL=$CLIENT
+  eval "$(python3 "$LAB/server.py" find --server vanilla)"
+  VANILLA=$MYSQLD VANILLA_BASE=$BASEDIR
+  [[ -x $STEADY ]] || skip "no Steady mysqld at $STEADY"
+  [[ -x $VANILLA ]] || skip "no vanilla mysqld at $VANILLA (make vanilla)"
+}
