@@ -1,0 +1,1 @@
+"""Modules of scripts/upstream-suites: mtrlog (parsing), report (diff and diff.md)."""
