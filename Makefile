@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps fetch build run stop test unittest vanilla
+.PHONY: help deps fetch build run stop test unittest vanilla install tarball deb
 
 help:
 	@echo "make run      build (first time: over an hour on 2 cores) and start the server"
@@ -10,6 +10,9 @@ help:
 	@echo "make test     build what is needed and run every test (unit, lab, mysql-test-run, scripts, crash)"
 	@echo "make vanilla  build the vanilla MySQL 9.7.2 twin, same flags, for benchmarks"
 	@echo "make unittest run only the googletest unit tests (seconds, no server)"
+	@echo "make install PREFIX=DIR   install the built server into DIR (bin, lib/plugin, share, ...)"
+	@echo "make tarball  relocatable tarball, named like Oracle's generic Linux tarballs"
+	@echo "make deb      Debian package (steady-server, /usr layout, systemd unit, mysql user)"
 
 deps:
 	scripts/install-deps
@@ -34,3 +37,13 @@ unittest:
 
 vanilla: deps
 	scripts/build --vanilla
+
+install:
+	@test -n "$(PREFIX)" || { echo "make install PREFIX=DIR" >&2; exit 2; }
+	scripts/install --prefix "$(PREFIX)"
+
+tarball: build
+	scripts/package tarball
+
+deb: build
+	scripts/package deb

@@ -170,8 +170,11 @@ class Binaries:
             return "unknown (%s)" % e
 
     def location_options(self):
-        """basedir, message files and plugin dir as (option, value) pairs."""
-        o = [("basedir", self.basedir)]
+        """basedir, message files and plugin dir as (option, value) pairs,
+        and no X Protocol listener: lab servers run side by side, and each
+        would claim port 33060 and /tmp/mysqlx.sock (loose-: MariaDB and
+        builds without the X plugin ignore it)."""
+        o = [("basedir", self.basedir), ("loose-mysqlx", "OFF")]
         if self.lc_messages_dir:
             o.append(("lc-messages-dir", self.lc_messages_dir))
         if self.plugin_dir and os.path.isdir(self.plugin_dir):

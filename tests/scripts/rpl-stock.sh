@@ -40,6 +40,8 @@ datadir = $dir/data
 socket = $dir/s.sock
 pid-file = $dir/mysqld.pid
 log-error = $dir/err.log
+# Two servers side by side: neither claims X Protocol port 33060.
+loose-mysqlx = OFF
 port = $(free_port)
 bind_address = 127.0.0.1
 server_id = $id

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The Debian package (scripts/package deb) holds a server that runs the way
+# its systemd unit and maintainer script run it. Without touching the host's
+# packages: the .deb is built from the current build and checked (control
+# fields, conffile, unit Type=notify as user mysql, files at Debian's paths,
+# no RPATH into the build tree); its payload is unpacked into a scratch
+# root, its /etc/mysql/my.cnf re-rooted there; the datadir is initialised
+# with the postinst's own command (root@localhost by auth_socket, from the
+# packaged SQL file); the unit's ExecStart runs as a non-root user with
+# NOTIFY_SOCKET set, and must send READY=1; root logs in without a password
+# over the socket, plugins and components load from /usr/lib/mysql/plugin;
+# SIGTERM (systemd's stop) shuts it down cleanly with STOPPING=1.
+# Installing the package on a real host: docs/install.md. Skips (77) when
+# the complete build or dpkg-deb is missing.
+set -euo pipefail
+
+if [[ ${1:-} == --help ]]; then sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+CACHE=${STEADY_CACHE:-$HOME/.cache/steady}
+BUILD=$CACHE/build/steady
+name=package-deb
+skip() { echo "$name: SKIP: $*"; exit 77; }
+fail() { echo "$name: FAILED: $*"; [[ -f ${R:-}/var/log/mysql/error.log ]] && tail -20 "$R/var/log/mysql/error.log"; exit 1; }
+# shellcheck source=lib/installed.sh
+. "$HERE/tests/scripts/lib/installed.sh"
+
+[[ -x $BUILD/runtime_output_directory/mysqld && -f $BUILD/cmake_install.cmake ]] ||
+  skip "no build in $BUILD (make build)"
+command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null || skip "dpkg-deb/dpkg-shlibdeps missing (dpkg-dev)"
+W=$(mktemp -d /tmp/$name.XXXXXX)
+pid= lpid=
+cleanup() { set +e; [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; [[ -n $lpid ]] && kill "$lpid" 2>/dev/null; rm -rf "$W"; }
+trap cleanup EXIT
+chmod 755 "$W"
+
+deb=$("$HERE/scripts/package" deb --fast --out "$W/out" | tail -1)
+[[ $(basename "$deb") =~ ^steady-server_9\.7\.2-[0-9]+_[a-z0-9]+\.deb$ ]] || fail "package file name $(basename "$deb")"
+
+# Control data.
+dpkg-deb -e "$deb" "$W/control"
+field() { sed -n "s/^$1: //p" "$W/control/control"; }
+[[ $(field Package) == steady-server ]] || fail "Package: $(field Package)"
+[[ $(field Depends) == *libc6* && $(field Depends) == *adduser* ]] || fail "Depends lacks libc6/adduser: $(field Depends)"
+[[ $(field Conflicts) == *mariadb-server* ]] || fail "Conflicts lacks mariadb-server"
+grep -qx /etc/mysql/my.cnf "$W/control/conffiles" || fail "/etc/mysql/my.cnf is not a conffile"
+sh -n "$W/control/postinst" || fail "postinst is not valid sh"
+
+# Payload.
+R=$W/root
+dpkg-deb -x "$deb" "$R"
+for f in usr/sbin/mysqld usr/bin/mysql usr/bin/mysqladmin usr/bin/mysqldump \
+         usr/lib/mysql/plugin/auth_socket.so usr/lib/mysql/plugin/group_replication.so \
+         usr/lib/mysql/plugin/component_classic_hashing.so usr/share/mysql/english/errmsg.sys \
+         usr/share/mysql/charsets/Index.xml usr/share/mysql/steady-root-auth-socket.sql \
+         etc/mysql/my.cnf lib/systemd/system/mysql.service usr/lib/sysusers.d/steady-server.conf; do
+  [[ -e $R/$f ]] || fail "$f missing from the package"
+done
+unit=$R/lib/systemd/system/mysql.service
+for l in Type=notify User=mysql ExecStart=/usr/sbin/mysqld Alias=mysqld.service; do
+  grep -qx "$l" "$unit" || fail "unit lacks $l"
+done
+no_build_paths "$R/usr"
+
+# The packaged my.cnf, re-rooted into the scratch root; no user= line when
+# not started as root (systemd's User= does that job).
+sed -e "s#= /usr#= $R/usr#; s#= /var#= $R/var#; s#= /run#= $R/run#; s#= /tmp#= $W#" \
+    -e '/^user /d' -e "s#^!includedir /etc/#!includedir $R/etc/#" \
+    "$R/etc/mysql/my.cnf" > "$W/my.cnf"
+grep -q "$R/usr/lib/mysql/plugin" "$W/my.cnf" || fail "my.cnf has no plugin_dir under /usr/lib/mysql/plugin"
+install -d "$R/var/lib/mysql" "$R/var/log/mysql" "$R/run/mysqld" "$R/etc/mysql/conf.d"
+# Free ports, through the conf.d directory my.cnf includes.
+port=$((20000 + RANDOM % 20000))
+printf '[mysqld]\nport=%s\nmysqlx_port=%s\n' "$port" $((port + 1)) > "$R/etc/mysql/conf.d/ports.cnf"
+chmod 644 "$W/my.cnf"
+# The postinst's initialisation command, with the packaged SQL file. A
+# non-root tester also gets an auth_socket account of their own name.
+init_sql=$R/usr/share/mysql/steady-root-auth-socket.sql
+if [[ $SERVER_USER != nobody ]]; then
+  cat "$init_sql" > "$W/init.sql"
+  echo "CREATE USER '$(id -un)'@'localhost' IDENTIFIED WITH auth_socket; GRANT ALL ON *.* TO '$(id -un)'@'localhost' WITH GRANT OPTION;" >> "$W/init.sql"
+  init_sql=$W/init.sql; client_user=$(id -un)
+else
+  client_user=root
+fi
+grep -q -- '--initialize-insecure' "$W/control/postinst" && grep -q -- "--init-file=/usr/share/mysql/steady-root-auth-socket.sql" "$W/control/postinst" ||
+  fail "postinst no longer initialises with the packaged SQL file; update this test"
+give_to_server_user "$W"
+as_server_user "$R/usr/sbin/mysqld" --defaults-file="$W/my.cnf" --initialize-insecure --init-file="$init_sql" ||
+  fail "initialisation as in postinst"
+
+# Start as the unit does, with a systemd notification socket to listen on.
+execstart=$(sed -n 's/^ExecStart=//p' "$unit")
+python3 - "$W/notify" "$W/notify.log" <<'EOF' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+import os; os.chmod(sys.argv[1], 0o777)
+with open(sys.argv[2], "a", buffering=1) as log:
+    while True:
+        log.write(s.recv(4096).decode(errors="replace").replace("\n", " ") + "\n")
+EOF
+lpid=$!
+for _ in $(seq 1 50); do [[ -S $W/notify ]] && break; sleep 0.1; done
+as_server_user env NOTIFY_SOCKET="$W/notify" MYSQLD_PARENT_PID=1 \
+  "$R${execstart%% *}" --defaults-file="$W/my.cnf" >"$W/out.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 240); do
+  grep -q 'READY=1' "$W/notify.log" 2>/dev/null && break
+  kill -0 "$pid" 2>/dev/null || fail "mysqld exited while starting"
+  sleep 0.5
+done
+grep -q 'READY=1' "$W/notify.log" || fail "no READY=1 on NOTIFY_SOCKET within 120 s (Type=notify would hang)"
+sock=$R/run/mysqld/mysqld.sock
+client=$R/usr/bin/mysql
+if [[ $client_user == root ]]; then
+  if "$client" -uroot -h127.0.0.1 -P"$port" -e 'SELECT 1' >/dev/null 2>&1; then fail "root logs in over TCP without a password"; fi
+  [[ $("$client" -uroot -S "$sock" -N -e 'SELECT PLUGIN FROM mysql.user WHERE user="root" AND host="localhost"') == auth_socket ]] ||
+    fail "root@localhost is not identified with auth_socket"
+fi
+ps -o user= -p "$pid" | grep -qx "$SERVER_USER" || fail "mysqld does not run as $SERVER_USER"
+check_installed_server "$client" "$sock" -u"$client_user"
+kill -TERM "$pid"
+rc=0; wait "$pid" || rc=$?
+pid=
+((rc == 0)) || fail "mysqld exited with $rc after SIGTERM"
+grep -q 'STOPPING=1' "$W/notify.log" || fail "no STOPPING=1 notification"
+grep -q "Shutdown complete" "$R/var/log/mysql/error.log" || fail "no 'Shutdown complete' in the error log"
+echo "$name: OK ($(du -m "$deb" | cut -f1) MB .deb; unit's ExecStart sent READY=1 and STOPPING=1; root by auth_socket)"
