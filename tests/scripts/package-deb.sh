@@ -30,7 +30,7 @@ fail() { echo "$name: FAILED: $*"; [[ -f ${R:-}/var/log/mysql/error.log ]] && ta
 command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null || skip "dpkg-deb/dpkg-shlibdeps missing (dpkg-dev)"
 W=$(mktemp -d /tmp/$name.XXXXXX)
 pid= lpid=
-cleanup() { set +e; [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; [[ -n $lpid ]] && kill "$lpid" 2>/dev/null; rm -rf "$W"; }
+cleanup() { set +e; [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; [[ -n $lpid ]] && kill "$lpid" 2>/dev/null; [[ -n ${KEEP:-} ]] || rm -rf "$W"; }
 trap cleanup EXIT
 chmod 755 "$W"
 
@@ -64,7 +64,7 @@ no_build_paths "$R/usr"
 
 # The packaged my.cnf, re-rooted into the scratch root; no user= line when
 # not started as root (systemd's User= does that job).
-sed -e "s#= /usr#= $R/usr#; s#= /var#= $R/var#; s#= /run#= $R/run#; s#= /tmp#= $W#" \
+sed -e "s#= /usr#= $R/usr#; s#= /var#= $R/var#; s#= /run#= $R/run#; s#= /tmp\$#= $W#" \
     -e '/^user /d' -e "s#^!includedir /etc/#!includedir $R/etc/#" \
     "$R/etc/mysql/my.cnf" > "$W/my.cnf"
 grep -q "$R/usr/lib/mysql/plugin" "$W/my.cnf" || fail "my.cnf has no plugin_dir under /usr/lib/mysql/plugin"
@@ -102,7 +102,7 @@ with open(sys.argv[2], "a", buffering=1) as log:
 EOF
 lpid=$!
 for _ in $(seq 1 50); do [[ -S $W/notify ]] && break; sleep 0.1; done
-as_server_user env NOTIFY_SOCKET="$W/notify" MYSQLD_PARENT_PID=1 \
+"${AS_SERVER_USER[@]}" env NOTIFY_SOCKET="$W/notify" MYSQLD_PARENT_PID=1 \
   "$R${execstart%% *}" --defaults-file="$W/my.cnf" >"$W/out.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 240); do

@@ -72,7 +72,7 @@ printf '{ "components": "file://component_keyring_file" }\n' > "$top/bin/mysqld.
 printf '{ "path": "%s/keyring", "read_only": false }\n' "$W" > "$top/lib/plugin/component_keyring_file.cnf"
 chmod 644 "$top/bin/mysqld.my" "$top/lib/plugin/component_keyring_file.cnf"
 
-as_server_user "$top/bin/mysqld" --defaults-file="$W/my.cnf" >"$W/out.log" 2>&1 &
+"${AS_SERVER_USER[@]}" "$top/bin/mysqld" --defaults-file="$W/my.cnf" >"$W/out.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 240); do
   [[ -S $W/s.sock ]] && "$top/bin/mysqladmin" -uroot -p"$password" -S "$W/s.sock" ping >/dev/null 2>&1 && break
@@ -86,15 +86,17 @@ fi
 "$top/bin/mysql" -uroot -p"$password" -S "$W/s.sock" --connect-expired-password \
   -e "ALTER USER root@localhost IDENTIFIED BY 'steady-test-pw'" 2>/dev/null || fail "ALTER USER"
 ps -o user= -p "$pid" | grep -qx "$SERVER_USER" || fail "mysqld does not run as $SERVER_USER"
-check_installed_server "$top/bin/mysql" "$W/s.sock" -uroot -psteady-test-pw
-enc=$("$top/bin/mysql" -uroot -psteady-test-pw -S "$W/s.sock" -N -e "
+printf '[client]\nuser=root\npassword=steady-test-pw\n' > "$W/client.cnf"
+auth=--defaults-extra-file=$W/client.cnf
+check_installed_server "$top/bin/mysql" "$W/s.sock" "$auth"
+enc=$("$top/bin/mysql" "$auth" -S "$W/s.sock" -N -e "
   SELECT STATUS_VALUE FROM performance_schema.keyring_component_status WHERE STATUS_KEY = 'Component_status';
   CREATE DATABASE enc; CREATE TABLE enc.t (a INT) ENCRYPTION = 'Y'; INSERT INTO enc.t VALUES (42);
-  SELECT a FROM enc.t; SELECT CREATE_OPTIONS FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'enc'" 2>&1) ||
-  fail "encrypted table with component_keyring_file: $enc"
+  SELECT a FROM enc.t; SELECT CREATE_OPTIONS FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'enc'" 2>"$W/enc.err") ||
+  fail "encrypted table with component_keyring_file: $(cat "$W/enc.err")"
 [[ $(echo $enc) == "Active 42 ENCRYPTION='Y'" ]] || fail "keyring/encryption gave: $enc"
 [[ -s $W/keyring ]] || fail "the keyring file was not written"
-"$top/bin/mysqladmin" -uroot -psteady-test-pw -S "$W/s.sock" shutdown 2>/dev/null || fail "mysqladmin shutdown"
+"$top/bin/mysqladmin" "$auth" -S "$W/s.sock" shutdown || fail "mysqladmin shutdown"
 rc=0; wait "$pid" || rc=$?
 pid=
 ((rc == 0)) || fail "mysqld exited with $rc after SHUTDOWN"

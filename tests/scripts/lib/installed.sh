@@ -2,7 +2,9 @@
 # package-deb.sh). Source it; it defines:
 #   as_server_user CMD...  run CMD as the non-root user the server runs as:
 #                          "nobody" when the test runs as root, else the
-#                          caller; SERVER_USER names it
+#                          caller; SERVER_USER names it. To start it in the
+#                          background with \$! being the server's pid, use
+#                          "\${AS_SERVER_USER[@]}" CMD... & (setpriv execs CMD)
 #   give_to_server_user DIR  make DIR writable by that user
 #   no_build_paths DIR     fail if an ELF file under DIR has an RPATH or
 #                          RUNPATH into the build tree ($CACHE)
@@ -17,13 +19,14 @@
 
 if (($(id -u) == 0)); then
   SERVER_USER=nobody
-  as_server_user() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+  AS_SERVER_USER=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
   give_to_server_user() { chown -R nobody:nogroup "$1"; }
 else
   SERVER_USER=$(id -un)
-  as_server_user() { "$@"; }
+  AS_SERVER_USER=(env)
   give_to_server_user() { :; }
 fi
+as_server_user() { "${AS_SERVER_USER[@]}" "$@"; }
 
 no_build_paths() {
   local dir=$1 f bad=0
