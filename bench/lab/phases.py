@@ -23,7 +23,7 @@ from .collect import Collector, RunClock, StatusPoller
 from .loader import BulkLoader
 from .proc import log, niced, proc_cpu_ticks, spawn, tail
 from .resources import Resources
-from .server import Instance, ServerDown, SqlError, merge_options, render_cnf
+from .server import Instance, ServerDown, SqlError, merge_options, render_cnf, side_by_side_options
 
 GiB = 1024 ** 3
 HUNG_GRACE_S = 300      # sysbench may run this long past --time before the run fails
@@ -83,6 +83,7 @@ def server_options(b, sc, dev, where, extra):
          ("innodb_io_capacity_max", str(dev["io_capacity_max"])),
          ("innodb_flush_method", "O_DIRECT")]
     o += [kv for kv in b.location_options() if kv[0] != "basedir"]
+    o += side_by_side_options()
     if b.flavour == "mysql":
         o.append(("innodb_redo_log_capacity", str(sc["redo"])))
     else:

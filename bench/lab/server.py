@@ -170,11 +170,8 @@ class Binaries:
             return "unknown (%s)" % e
 
     def location_options(self):
-        """basedir, message files and plugin dir as (option, value) pairs,
-        and no X Protocol listener: lab servers run side by side, and each
-        would claim port 33060 and /tmp/mysqlx.sock (loose-: MariaDB and
-        builds without the X plugin ignore it)."""
-        o = [("basedir", self.basedir), ("loose-mysqlx", "OFF")]
+        """basedir, message files and plugin dir as (option, value) pairs."""
+        o = [("basedir", self.basedir)]
         if self.lc_messages_dir:
             o.append(("lc-messages-dir", self.lc_messages_dir))
         if self.plugin_dir and os.path.isdir(self.plugin_dir):
@@ -203,6 +200,13 @@ def render_cnf(options, writer):
 def as_args(options):
     """(option, value) pairs as mysqld command-line arguments."""
     return ["--" + k if v is None else "--%s=%s" % (k, v) for k, v in options]
+
+
+def side_by_side_options():
+    """No X Protocol listener: the lab's servers run side by side, and each X
+    plugin would claim port 33060 and /tmp/mysqlx.sock. loose-: MariaDB and
+    builds without the X plugin ignore it."""
+    return [("loose-mysqlx", "OFF")]
 
 
 def root_user_options():
@@ -467,7 +471,8 @@ def _cli(argv):
     opts = [("datadir", a.datadir), ("log-error", a.log_error)]
     if a.cmd == "start":
         opts.append(("socket", a.socket))
-    args = ["--no-defaults"] + as_args(b.location_options() + opts + root_user_options()) + extra
+    args = ["--no-defaults"] + as_args(b.location_options() + side_by_side_options() + opts
+                                       + root_user_options()) + extra
     out = os.path.abspath(a.out) if a.out else os.path.join(os.path.dirname(a.log_error), "mysqld.out")
     try:
         inst = Instance(b, args, a.datadir, a.socket if a.cmd == "start" else "", a.log_error, out,

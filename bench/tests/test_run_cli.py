@@ -184,6 +184,7 @@ innodb_io_capacity_max=16000
 innodb_flush_method=O_DIRECT
 lc-messages-dir={build}/share
 plugin-dir={build}/plugin_output_directory
+loose-mysqlx=OFF
 innodb_redo_log_capacity=67108864
 """
 

@@ -51,7 +51,7 @@ class Server:
     def _common_opts(self):
         # Message files and plugins of a build tree; an install finds its own.
         where = self.b.location_options() if self.b.build_tree else [("basedir", self.b.basedir)]
-        return ["--no-defaults"] + lab.as_args(where) + [f"--datadir={self.datadir}"]
+        return ["--no-defaults"] + lab.as_args(where + lab.side_by_side_options()) + [f"--datadir={self.datadir}"]
 
     def run_opts(self):
         opts = self._common_opts() + [
