@@ -10,11 +10,12 @@
 #  3. dpkg -i: the postinst creates the mysql user and initialises
 #     /var/lib/mysql with root@localhost by auth_socket;
 #  4. starts /usr/sbin/mysqld as user mysql the way the unit does (systemd
-#     itself when it runs as PID 1, else the unit's ExecStart under runuser
+#     itself when it runs as PID 1, else the unit's ExecStart under setpriv
 #     with NOTIFY_SOCKET: READY=1 must arrive), `mysql -uroot` as root with
 #     no password, the install checks of tests/scripts/lib/installed.sh,
 #     then a clean stop;
-#  5. dpkg --purge: /var/lib/mysql must survive the purge; then the host is
+#  5. dpkg --purge: /var/lib/mysql must survive the purge, /etc/mysql/my.cnf
+#     must go back to the other alternatives and their files stay; then the host is
 #     put back: test datadir removed, the old one moved back, the removed
 #     packages installed again with apt-get.
 set -euo pipefail
@@ -50,11 +51,11 @@ mapfile -t removed < <(dpkg-query -W -f='${Package} ${Status}\n' \
   mysql-server mysql-server-core mysql-client mysql-client-core 2>/dev/null |
   awk '/install ok installed/ {print $1}')
 saved=
-mycnf_link=
 pid= lpid=
 restore() {
   set +e
   [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null
+  pkill -9 -u mysql -x mysqld 2>/dev/null; sleep 0.5
   [[ -n $lpid ]] && kill "$lpid" 2>/dev/null
   dpkg-query -W steady-server >/dev/null 2>&1 && dpkg --purge steady-server >/dev/null
   if [[ -n $saved ]]; then rm -rf /var/lib/mysql; mv "$saved" /var/lib/mysql; fi
@@ -62,7 +63,6 @@ restore() {
     echo "$name: installing again: ${removed[*]}"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${removed[@]}" >/dev/null
   fi
-  if [[ -n $mycnf_link && ! -e /etc/mysql/my.cnf ]]; then ln -s "$mycnf_link" /etc/mysql/my.cnf; fi
   rm -rf "$W"
 }
 trap restore EXIT
@@ -71,7 +71,7 @@ if ((${#removed[@]})); then
   echo "$name: removing for the test: ${removed[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq "${removed[@]}" >/dev/null
 fi
-[[ -L /etc/mysql/my.cnf ]] && mycnf_link=$(readlink /etc/mysql/my.cnf)
+others=$(ls /etc/mysql/*.cnf 2>/dev/null | grep -v steady.cnf || true)
 if [[ -n "$(ls -A /var/lib/mysql 2>/dev/null)" ]]; then
   saved=/var/lib/mysql.before-$name.$$
   mv /var/lib/mysql "$saved"
@@ -79,6 +79,7 @@ fi
 
 dpkg -i "$deb" || fail "dpkg -i $deb"
 getent passwd mysql >/dev/null || fail "no mysql user after install"
+[[ $(readlink -f /etc/mysql/my.cnf) == /etc/mysql/steady.cnf ]] || fail "/etc/mysql/my.cnf is not steady.cnf (alternatives)"
 [[ -d /var/lib/mysql/mysql ]] || fail "postinst did not initialise /var/lib/mysql"
 [[ $(stat -c %U /var/lib/mysql/mysql.ibd) == mysql ]] || fail "datadir files not owned by mysql"
 
@@ -100,7 +101,9 @@ EOF
   for _ in $(seq 1 50); do [[ -S $W/notify ]] && break; sleep 0.1; done
   chmod 755 "$W"
   execstart=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/mysql.service)
-  runuser -u mysql -- env NOTIFY_SOCKET="$W/notify" MYSQLD_PARENT_PID=1 $execstart >/dev/null 2>&1 &
+  # setpriv execs mysqld (runuser would stay its parent): $! is the server.
+  setpriv --reuid=mysql --regid=mysql --init-groups -- \
+    env NOTIFY_SOCKET="$W/notify" MYSQLD_PARENT_PID=1 $execstart >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 1 240); do
     grep -q READY=1 "$W/notify.log" 2>/dev/null && break
@@ -122,5 +125,7 @@ pid=
 grep -q "Shutdown complete" /var/log/mysql/error.log || fail "no clean shutdown in the error log"
 dpkg --purge steady-server >/dev/null || fail "dpkg --purge"
 [[ -d /var/lib/mysql/mysql ]] || fail "purge deleted the datadir"
+[[ $(readlink -f /etc/mysql/my.cnf) != /etc/mysql/steady.cnf ]] || fail "my.cnf still points at the purged steady.cnf"
+for f in $others; do [[ -e $f ]] || fail "the package's install or purge removed $f"; done
 rm -rf /var/lib/mysql /var/log/mysql
 echo "$name: OK: installed $(basename "$deb"), server ran as mysql, root by auth_socket, purged with the datadir kept"

@@ -2,9 +2,10 @@
 # The Debian package (scripts/package deb) holds a server that runs the way
 # its systemd unit and maintainer script run it. Without touching the host's
 # packages: the .deb is built from the current build and checked (control
-# fields, conffile, unit Type=notify as user mysql, files at Debian's paths,
+# fields, conffile /etc/mysql/steady.cnf offered as the my.cnf alternative,
+# unit Type=notify as user mysql, files at Debian's paths,
 # no RPATH into the build tree); its payload is unpacked into a scratch
-# root, its /etc/mysql/my.cnf re-rooted there; the datadir is initialised
+# root, its steady.cnf re-rooted there; the datadir is initialised
 # with the postinst's own command (root@localhost by auth_socket, from the
 # packaged SQL file); the unit's ExecStart runs as a non-root user with
 # NOTIFY_SOCKET set, and must send READY=1; root logs in without a password
@@ -43,7 +44,12 @@ field() { sed -n "s/^$1: //p" "$W/control/control"; }
 [[ $(field Package) == steady-server ]] || fail "Package: $(field Package)"
 [[ $(field Depends) == *libc6* && $(field Depends) == *adduser* ]] || fail "Depends lacks libc6/adduser: $(field Depends)"
 [[ $(field Conflicts) == *mariadb-server* ]] || fail "Conflicts lacks mariadb-server"
-grep -qx /etc/mysql/my.cnf "$W/control/conffiles" || fail "/etc/mysql/my.cnf is not a conffile"
+grep -qx /etc/mysql/steady.cnf "$W/control/conffiles" || fail "/etc/mysql/steady.cnf is not a conffile"
+if grep -qx /etc/mysql/my.cnf "$W/control/conffiles"; then fail "the package owns /etc/mysql/my.cnf, the alternative shared with mysql-common"; fi
+grep -q 'update-alternatives --install /etc/mysql/my.cnf my.cnf /etc/mysql/steady.cnf' "$W/control/postinst" ||
+  fail "postinst does not offer steady.cnf as the my.cnf alternative"
+grep -q 'update-alternatives --remove my.cnf /etc/mysql/steady.cnf' "$W/control/prerm" ||
+  fail "prerm does not withdraw the my.cnf alternative"
 sh -n "$W/control/postinst" || fail "postinst is not valid sh"
 
 # Payload.
@@ -53,7 +59,7 @@ for f in usr/sbin/mysqld usr/bin/mysql usr/bin/mysqladmin usr/bin/mysqldump \
          usr/lib/mysql/plugin/auth_socket.so usr/lib/mysql/plugin/group_replication.so \
          usr/lib/mysql/plugin/component_classic_hashing.so usr/share/mysql/english/errmsg.sys \
          usr/share/mysql/charsets/Index.xml usr/share/mysql/steady-root-auth-socket.sql \
-         etc/mysql/my.cnf lib/systemd/system/mysql.service usr/lib/sysusers.d/steady-server.conf; do
+         etc/mysql/steady.cnf lib/systemd/system/mysql.service usr/lib/sysusers.d/steady-server.conf; do
   [[ -e $R/$f ]] || fail "$f missing from the package"
 done
 unit=$R/lib/systemd/system/mysql.service
@@ -62,11 +68,11 @@ for l in Type=notify User=mysql ExecStart=/usr/sbin/mysqld Alias=mysqld.service;
 done
 no_build_paths "$R/usr"
 
-# The packaged my.cnf, re-rooted into the scratch root; no user= line when
+# The packaged steady.cnf, re-rooted into the scratch root; no user= line when
 # not started as root (systemd's User= does that job).
 sed -e "s#= /usr#= $R/usr#; s#= /var#= $R/var#; s#= /run#= $R/run#; s#= /tmp\$#= $W#" \
     -e '/^user /d' -e "s#^!includedir /etc/#!includedir $R/etc/#" \
-    "$R/etc/mysql/my.cnf" > "$W/my.cnf"
+    "$R/etc/mysql/steady.cnf" > "$W/my.cnf"
 grep -q "$R/usr/lib/mysql/plugin" "$W/my.cnf" || fail "my.cnf has no plugin_dir under /usr/lib/mysql/plugin"
 install -d "$R/var/lib/mysql" "$R/var/log/mysql" "$R/run/mysqld" "$R/etc/mysql/conf.d"
 # Free ports, through the conf.d directory my.cnf includes.
@@ -83,7 +89,9 @@ if [[ $SERVER_USER != nobody ]]; then
 else
   client_user=root
 fi
-grep -q -- '--initialize-insecure' "$W/control/postinst" && grep -q -- "--init-file=/usr/share/mysql/steady-root-auth-socket.sql" "$W/control/postinst" ||
+grep -q -- '--defaults-file=/etc/mysql/steady.cnf --user=mysql' "$W/control/postinst" &&
+  grep -q -- '--initialize-insecure' "$W/control/postinst" &&
+  grep -q -- "--init-file=/usr/share/mysql/steady-root-auth-socket.sql" "$W/control/postinst" ||
   fail "postinst no longer initialises with the packaged SQL file; update this test"
 give_to_server_user "$W"
 as_server_user "$R/usr/sbin/mysqld" --defaults-file="$W/my.cnf" --initialize-insecure --init-file="$init_sql" ||
