@@ -8,20 +8,35 @@
 # source) on the table; the replica must apply everything, keep both
 # replication threads running, end with the same CHECKSUM TABLE and no
 # GTID of its own, and (Steady source) its file must keep its own size,
-# since the statement is not replicated. Skips (77) without both builds.
+# since the statement is not replicated. With --semisync (run by
+# rpl-stock-semisync.sh) the same, semi-synchronously: the source loads
+# semisync_source.so, the replica semisync_replica.so, the source's timeout
+# is 10 minutes (so it never quietly falls back to asynchronous), and every
+# one of the 4000 commits must be acknowledged by the replica
+# (Rpl_semi_sync_source_yes_tx, no_tx 0). Skips (77) without both builds
+# (with --semisync: without their plugins).
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+semisync=0
+[[ ${1:-} == --semisync ]] && semisync=1
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 LAB=$HERE/bench/lab
 name=rpl-stock
+((semisync)) && name=rpl-stock-semisync
 skip() { echo "$name: SKIP: $*"; exit 77; }
 fail() { echo "$name: FAILED: $*"; exit 1; }
 
 # shellcheck source=lib/mysqld.sh
 . "$HERE/tests/scripts/lib/mysqld.sh"
 find_both_servers
+plugin_dir_of() { echo "$1/plugin_output_directory"; }
+if ((semisync)); then
+  for b in "$STEADY_BASE" "$VANILLA_BASE"; do
+    [[ -f $(plugin_dir_of "$b")/semisync_source.so ]] || skip "no semisync plugins in $b (make build / make vanilla build the complete server)"
+  done
+fi
 W=$(mktemp -d /tmp/$name.XXXXXX)
 cleanup() { set +e; mysqld_kill_all; [[ -n ${KEEP:-} ]] && echo "kept $W" || rm -rf "$W"; }
 trap cleanup EXIT
@@ -58,6 +73,16 @@ loose-binlog_group_commit_sync_adaptive = ON
 loose-innodb_adaptive_flushing_device_pacing = ON
 EOF
   if [[ $kind == steady ]]; then bin=$STEADY base=$STEADY_BASE; else bin=$VANILLA base=$VANILLA_BASE; fi
+  if ((semisync)); then
+    cat >>"$dir/my.cnf" <<EOF
+plugin_dir = $(plugin_dir_of "$base")
+plugin_load_add = semisync_source.so
+plugin_load_add = semisync_replica.so
+rpl_semi_sync_source_enabled = $( ((id == 1)) && echo ON || echo OFF)
+rpl_semi_sync_replica_enabled = $( ((id == 2)) && echo ON || echo OFF)
+rpl_semi_sync_source_timeout = 600000
+EOF
+  fi
   "$bin" --defaults-file="$dir/my.cnf" --basedir="$base" --initialize-insecure >"$dir/init.log" 2>&1 \
     || { cat "$dir/init.log"; fail "$kind --initialize-insecure"; }
 }
@@ -124,6 +149,17 @@ pair() {
   [[ $(sqlq "$R" "SELECT GTID_SUBSET(@@GLOBAL.gtid_executed, '$gtids')") == 1 ]] \
     || fail "$src_kind -> $rep_kind: the replica has GTIDs of its own"
   local note=""
+  if ((semisync)); then
+    local yes no status
+    status=$(sqlq "$S" "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_source_status'" | cut -f2)
+    yes=$(sqlq "$S" "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_source_yes_tx'" | cut -f2)
+    no=$(sqlq "$S" "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_source_no_tx'" | cut -f2)
+    [[ $status == ON ]] || fail "$src_kind -> $rep_kind: semi-sync is $status on the source"
+    ((yes >= 4000 && no == 0)) || fail "$src_kind -> $rep_kind: $yes commits acknowledged, $no not"
+    [[ $(sqlq "$R" "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_replica_status'" | cut -f2) == ON ]] ||
+      fail "$src_kind -> $rep_kind: semi-sync is off on the replica"
+    note+="; semi-sync: $yes commits acknowledged by the replica, $no not"
+  fi
   if [[ $src_kind == steady ]]; then
     local s_size r_size
     s_size=$(sqlq "$S" "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'd/t'")
