@@ -31,7 +31,6 @@ fail() { echo "$name: FAILED: $*"; exit 1; }
 # shellcheck source=lib/mysqld.sh
 . "$HERE/tests/scripts/lib/mysqld.sh"
 find_both_servers
-plugin_dir_of() { echo "$1/plugin_output_directory"; }
 if ((semisync)); then
   for b in "$STEADY_BASE" "$VANILLA_BASE"; do
     [[ -f $(plugin_dir_of "$b")/semisync_source.so ]] || skip "no semisync plugins in $b (make build / make vanilla build the complete server)"
@@ -40,9 +39,6 @@ fi
 W=$(mktemp -d /tmp/$name.XXXXXX)
 cleanup() { set +e; mysqld_kill_all; [[ -n ${KEEP:-} ]] && echo "kept $W" || rm -rf "$W"; }
 trap cleanup EXIT
-
-# A free TCP port on 127.0.0.1.
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # make_server DIR KIND SERVER_ID: a datadir initialised by KIND (steady or
 # vanilla) and its my.cnf; prints nothing.
@@ -85,18 +81,6 @@ EOF
   fi
   "$bin" --defaults-file="$dir/my.cnf" --basedir="$base" --initialize-insecure >"$dir/init.log" 2>&1 \
     || { cat "$dir/init.log"; fail "$kind --initialize-insecure"; }
-}
-
-start_kind() {  # DIR KIND
-  if [[ $2 == steady ]]; then mysqld_start "$1" "$STEADY_BASE" "$STEADY"
-  else mysqld_start "$1" "$VANILLA_BASE" "$VANILLA"; fi
-}
-
-check_kind() {  # DIR KIND: the server answering there is KIND
-  local v
-  v=$(sqlq "$1" "SELECT VERSION()")
-  if [[ $2 == steady ]]; then [[ $v == *steady* ]] || fail "$1 runs $v, not Steady"
-  else [[ $v != *steady* ]] || fail "$1 runs $v, not stock MySQL"; fi
 }
 
 port_of() { sed -n 's/^port = //p' "$1/my.cnf"; }

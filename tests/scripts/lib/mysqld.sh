@@ -11,6 +11,10 @@
 #                                     VANILLA_BASE and MYSQL (Steady's client)
 #                                     from bench/lab/server.py; skip() unless
 #                                     both builds exist
+#   free_port                         a free TCP port on 127.0.0.1
+#   start_kind DIR steady|vanilla     mysqld_start with that build
+#   check_kind DIR steady|vanilla     fail unless that server answers in DIR
+#   plugin_dir_of BASEDIR             a build tree's plugin directory
 # Needs LAB (bench/lab), skip() and fail() functions in the caller.
 
 declare -A PIDS=()
@@ -49,3 +53,19 @@ find_both_servers() {
   [[ -x $STEADY ]] || skip "no Steady mysqld at $STEADY"
   [[ -x $VANILLA ]] || skip "no vanilla mysqld at $VANILLA (make vanilla)"
 }
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+start_kind() {
+  if [[ $2 == steady ]]; then mysqld_start "$1" "$STEADY_BASE" "$STEADY"
+  else mysqld_start "$1" "$VANILLA_BASE" "$VANILLA"; fi
+}
+
+check_kind() {
+  local v
+  v=$(sqlq "$1" "SELECT VERSION()")
+  if [[ $2 == steady ]]; then [[ $v == *steady* ]] || fail "$1 runs $v, not Steady"
+  else [[ $v != *steady* ]] || fail "$1 runs $v, not stock MySQL"; fi
+}
+
+plugin_dir_of() { echo "$1/plugin_output_directory"; }
