@@ -88,17 +88,8 @@ if [[ $(ps -p 1 -o comm=) == systemd ]]; then
   pid=$(systemctl show -p MainPID --value mysql.service)
 else
   install -d -o mysql -g mysql /run/mysqld
-  python3 - "$W/notify" "$W/notify.log" <<'EOF' &
-import os, socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-os.chmod(sys.argv[1], 0o777)
-with open(sys.argv[2], "a", buffering=1) as log:
-    while True:
-        log.write(s.recv(4096).decode(errors="replace").replace("\n", " ") + "\n")
-EOF
-  lpid=$!
-  for _ in $(seq 1 50); do [[ -S $W/notify ]] && break; sleep 0.1; done
+  notify_listen "$W/notify" "$W/notify.log"
+  lpid=$NOTIFY_PID
   chmod 755 "$W"
   execstart=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/mysql.service)
   # setpriv execs mysqld (runuser would stay its parent): $! is the server.

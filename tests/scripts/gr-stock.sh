@@ -37,27 +37,10 @@ member() {
   local dir=$1 kind=$2 id=$3 port=$4 gport=$5 bin base
   mkdir -p "$dir"
   if [[ $kind == steady ]]; then bin=$STEADY base=$STEADY_BASE; else bin=$VANILLA base=$VANILLA_BASE; fi
-  cat >"$dir/my.cnf" <<EOF
-[mysqld]
-datadir = $dir/data
-socket = $dir/s.sock
-pid-file = $dir/mysqld.pid
-log-error = $dir/err.log
-loose-mysqlx = OFF
-port = $port
-bind_address = 127.0.0.1
+  { durable_cnf "$dir" "$port" "$id"
+    cat <<EOF
 report_host = 127.0.0.1
 report_port = $port
-server_id = $id
-gtid_mode = ON
-enforce_gtid_consistency = ON
-log_bin = binlog
-sync_binlog = 1
-innodb_flush_log_at_trx_commit = 1
-innodb_buffer_pool_size = 128M
-innodb_redo_log_capacity = 64M
-innodb_flush_method = fsync
-user = $(id -un)
 plugin_dir = $(plugin_dir_of "$base")
 # loose-: --initialize does not load plugins.
 plugin_load_add = group_replication.so
@@ -66,9 +49,8 @@ loose-group_replication_start_on_boot = OFF
 loose-group_replication_local_address = 127.0.0.1:$gport
 loose-group_replication_group_seeds = 127.0.0.1:$gr_port_A,127.0.0.1:$gr_port_B
 loose-group_replication_recovery_use_ssl = ON
-loose-binlog_group_commit_sync_adaptive = ON
-loose-innodb_adaptive_flushing_device_pacing = ON
 EOF
+  } >"$dir/my.cnf"
   "$bin" --defaults-file="$dir/my.cnf" --basedir="$base" --initialize-insecure >"$dir/init.log" 2>&1 \
     || { cat "$dir/init.log"; fail "$kind --initialize-insecure"; }
   start_kind "$dir" "$kind"

@@ -99,17 +99,8 @@ as_server_user "$R/usr/sbin/mysqld" --defaults-file="$W/my.cnf" --initialize-ins
 
 # Start as the unit does, with a systemd notification socket to listen on.
 execstart=$(sed -n 's/^ExecStart=//p' "$unit")
-python3 - "$W/notify" "$W/notify.log" <<'EOF' &
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-import os; os.chmod(sys.argv[1], 0o777)
-with open(sys.argv[2], "a", buffering=1) as log:
-    while True:
-        log.write(s.recv(4096).decode(errors="replace").replace("\n", " ") + "\n")
-EOF
-lpid=$!
-for _ in $(seq 1 50); do [[ -S $W/notify ]] && break; sleep 0.1; done
+notify_listen "$W/notify" "$W/notify.log"
+lpid=$NOTIFY_PID
 "${AS_SERVER_USER[@]}" env NOTIFY_SOCKET="$W/notify" MYSQLD_PARENT_PID=1 \
   "$R${execstart%% *}" --defaults-file="$W/my.cnf" >"$W/out.log" 2>&1 &
 pid=$!

@@ -45,29 +45,7 @@ trap cleanup EXIT
 make_server() {
   local dir=$1 kind=$2 id=$3 bin base
   mkdir -p "$dir"
-  cat >"$dir/my.cnf" <<EOF
-[mysqld]
-datadir = $dir/data
-socket = $dir/s.sock
-pid-file = $dir/mysqld.pid
-log-error = $dir/err.log
-# Two servers side by side: neither claims X Protocol port 33060.
-loose-mysqlx = OFF
-port = $(free_port)
-bind_address = 127.0.0.1
-server_id = $id
-gtid_mode = ON
-enforce_gtid_consistency = ON
-log_bin = binlog
-sync_binlog = 1
-innodb_flush_log_at_trx_commit = 1
-innodb_buffer_pool_size = 128M
-innodb_redo_log_capacity = 64M
-innodb_flush_method = fsync
-user = $(id -un)
-loose-binlog_group_commit_sync_adaptive = ON
-loose-innodb_adaptive_flushing_device_pacing = ON
-EOF
+  durable_cnf "$dir" "$(free_port)" "$id" >"$dir/my.cnf"
   if [[ $kind == steady ]]; then bin=$STEADY base=$STEADY_BASE; else bin=$VANILLA base=$VANILLA_BASE; fi
   if ((semisync)); then
     cat >>"$dir/my.cnf" <<EOF

@@ -6,6 +6,10 @@
 #                          background with \$! being the server's pid, use
 #                          "\${AS_SERVER_USER[@]}" CMD... & (setpriv execs CMD)
 #   give_to_server_user DIR  make DIR writable by that user
+#   notify_listen SOCK LOG start a systemd-style notification socket at
+#                          SOCK (what NOTIFY_SOCKET names) that appends
+#                          each message to LOG; sets NOTIFY_PID; waits
+#                          until the socket exists
 #   no_build_paths DIR     fail if an ELF file under DIR has an RPATH or
 #                          RUNPATH into the build tree ($CACHE)
 #   check_installed_server CLIENT SOCK [CLIENT_ARGS...]
@@ -57,4 +61,20 @@ check_installed_server() {
   [[ $v == "$(printf steady | md5sum | cut -d' ' -f1)" ]] || fail "MD5('steady') gave '$v'"
   SQL="SELECT @@innodb_extent_size_min_free_pct"
   v=$(q "$@"); [[ $v == 5 ]] || fail "innodb_extent_size_min_free_pct is '$v'"
+}
+
+notify_listen() {
+  python3 - "$1" "$2" <<'PYEOF2' &
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+with open(sys.argv[2], "a", buffering=1) as log:
+    while True:
+        log.write(s.recv(4096).decode(errors="replace").replace("\n", " ") + "\n")
+PYEOF2
+  NOTIFY_PID=$!
+  local _
+  for _ in $(seq 1 50); do [[ -S $1 ]] && return 0; sleep 0.1; done
+  fail "no notification socket at $1"
 }

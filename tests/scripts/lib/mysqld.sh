@@ -15,6 +15,12 @@
 #   start_kind DIR steady|vanilla     mysqld_start with that build
 #   check_kind DIR steady|vanilla     fail unless that server answers in DIR
 #   plugin_dir_of BASEDIR             a build tree's plugin directory
+#   durable_cnf DIR PORT SERVER_ID    the [mysqld] lines every side-by-side
+#                                     test server shares (files in DIR,
+#                                     127.0.0.1:PORT, no X plugin, GTIDs,
+#                                     binlog, sync_binlog=1, trx_commit=1,
+#                                     small memory, Steady's adaptive commit
+#                                     wait and device pacing on, loose-)
 # Needs LAB (bench/lab), skip() and fail() functions in the caller.
 
 declare -A PIDS=()
@@ -69,3 +75,29 @@ check_kind() {
 }
 
 plugin_dir_of() { echo "$1/plugin_output_directory"; }
+
+durable_cnf() {
+  cat <<EOF
+[mysqld]
+datadir = $1/data
+socket = $1/s.sock
+pid-file = $1/mysqld.pid
+log-error = $1/err.log
+# Servers side by side: none claims X Protocol port 33060.
+loose-mysqlx = OFF
+port = $2
+bind_address = 127.0.0.1
+server_id = $3
+gtid_mode = ON
+enforce_gtid_consistency = ON
+log_bin = binlog
+sync_binlog = 1
+innodb_flush_log_at_trx_commit = 1
+innodb_buffer_pool_size = 128M
+innodb_redo_log_capacity = 64M
+innodb_flush_method = fsync
+user = $(id -un)
+loose-binlog_group_commit_sync_adaptive = ON
+loose-innodb_adaptive_flushing_device_pacing = ON
+EOF
+}
