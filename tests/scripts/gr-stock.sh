@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Group Replication with Steady and stock MySQL 9.7.2 (vanilla, built by
-# `make vanilla`) in one single-primary group on this host: Steady (adaptive
-# commit wait and device-paced flushing on) bootstraps the group, stock
-# joins through distributed recovery; 8 clients commit 2000 transactions on
-# the Steady primary, the primary role moves to the stock member
+# `make vanilla`) in one single-primary group of three on this host: a
+# Steady member (adaptive commit wait and device-paced flushing on)
+# bootstraps the group, a stock member and a second Steady member join
+# through distributed recovery; 8 clients commit 2000 transactions on the
+# Steady primary, the primary role moves to the stock member
 # (group_replication_set_as_primary), 2000 more are committed there; after
-# each phase both members are ONLINE, the secondary has applied everything
-# and CHECKSUM TABLE agrees. Skips (77) without both builds or their
-# group_replication.so.
+# each phase all three members are ONLINE, every secondary has applied
+# everything and CHECKSUM TABLE agrees. Skips (77) without both builds or
+# their group_replication.so.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 LAB=$HERE/bench/lab
@@ -29,8 +30,9 @@ cleanup() { set +e; mysqld_kill_all; [[ -n ${KEEP:-} ]] && echo "kept $W" || rm 
 trap cleanup EXIT
 
 GROUP=5e1f7a00-5eed-4c0d-9a7b-000000000097
-A=$W/steady B=$W/stock
-sql_port_A=$(free_port) sql_port_B=$(free_port) gr_port_A=$(free_port) gr_port_B=$(free_port)
+A=$W/steady B=$W/stock C=$W/steady2
+sql_port_A=$(free_port) sql_port_B=$(free_port) sql_port_C=$(free_port)
+gr_port_A=$(free_port) gr_port_B=$(free_port) gr_port_C=$(free_port)
 
 # member DIR KIND ID SQL_PORT GR_PORT
 member() {
@@ -47,7 +49,7 @@ plugin_load_add = group_replication.so
 loose-group_replication_group_name = $GROUP
 loose-group_replication_start_on_boot = OFF
 loose-group_replication_local_address = 127.0.0.1:$gport
-loose-group_replication_group_seeds = 127.0.0.1:$gr_port_A,127.0.0.1:$gr_port_B
+loose-group_replication_group_seeds = 127.0.0.1:$gr_port_A,127.0.0.1:$gr_port_B,127.0.0.1:$gr_port_C
 loose-group_replication_recovery_use_ssl = ON
 EOF
   } >"$dir/my.cnf"
@@ -71,13 +73,13 @@ primary_port() {  # DIR
   sqlq "$1" "SELECT MEMBER_PORT FROM performance_schema.replication_group_members WHERE MEMBER_ROLE = 'PRIMARY'"
 }
 
-wait_online() {  # N members ONLINE on both, within 90 s
+wait_online() {  # N members ONLINE as every member sees it, within 120 s
   local i
-  for i in $(seq 1 180); do
-    [[ $(online_members "$A") == "$1" && $(online_members "$B") == "$1" ]] && return 0
+  for i in $(seq 1 240); do
+    [[ $(online_members "$A") == "$1" && $(online_members "$B") == "$1" && $(online_members "$C") == "$1" ]] && return 0
     sleep 0.5
   done
-  fail "not $1 members ONLINE (steady sees $(online_members "$A"), stock sees $(online_members "$B"))"
+  fail "not $1 members ONLINE (steady sees $(online_members "$A"), stock $(online_members "$B"), steady2 $(online_members "$C"))"
 }
 
 # load DIR CLIENT_BASE: 8 clients x 250 autocommit inserts
@@ -101,28 +103,30 @@ same() {
 
 member "$A" steady 1 "$sql_port_A" "$gr_port_A"
 member "$B" vanilla 2 "$sql_port_B" "$gr_port_B"
+member "$C" steady 3 "$sql_port_C" "$gr_port_C"
 sqlq "$A" "SET GLOBAL group_replication_bootstrap_group = ON; START GROUP_REPLICATION;
            SET GLOBAL group_replication_bootstrap_group = OFF;"
 sqlq "$A" "CREATE DATABASE d; CREATE TABLE d.t (id INT PRIMARY KEY AUTO_INCREMENT,
            client INT NOT NULL, pad CHAR(100) NOT NULL)"
 sqlq "$B" "START GROUP_REPLICATION" || fail "the stock member could not join"
-wait_online 2
+sqlq "$C" "START GROUP_REPLICATION" || fail "the second Steady member could not join"
+wait_online 3
 [[ $(primary_port "$A") == "$sql_port_A" ]] || fail "Steady is not the primary"
 load "$A" 0
 same "$A" "$B" 2000
-echo "$name: Steady primary, stock secondary: 2000 transactions applied, both ONLINE, same checksum"
+same "$A" "$C" 2000
+echo "$name: Steady primary, stock and Steady secondaries: 2000 transactions applied, 3 ONLINE, same checksum"
 
 uuid_B=$(sqlq "$B" "SELECT @@server_uuid")
 sqlq "$A" "SELECT group_replication_set_as_primary('$uuid_B')" >/dev/null || fail "set_as_primary"
 for _ in $(seq 1 60); do [[ $(primary_port "$A") == "$sql_port_B" ]] && break; sleep 0.5; done
 [[ $(primary_port "$A") == "$sql_port_B" ]] || fail "the primary role did not move to the stock member"
 load "$B" 100
-wait_online 2
+wait_online 3
 same "$B" "$A" 4000
+same "$B" "$C" 4000
 waits=$(sqlq "$A" "SHOW GLOBAL STATUS LIKE 'Binlog_group_commit_adaptive_waits'" | cut -f2)
-echo "$name: stock primary, Steady secondary: 2000 more applied, both ONLINE, same checksum ($waits adaptive commit waits on Steady)"
-sqlq "$A" "STOP GROUP_REPLICATION"
-sqlq "$B" "STOP GROUP_REPLICATION"
-mysqld_stop "$A"
-mysqld_stop "$B"
+echo "$name: stock primary, two Steady secondaries: 2000 more applied, 3 ONLINE, same checksum ($waits adaptive commit waits on the first Steady member)"
+for d in "$C" "$B" "$A"; do sqlq "$d" "STOP GROUP_REPLICATION"; done
+for d in "$C" "$B" "$A"; do mysqld_stop "$d"; done
 echo "$name: PASS"

@@ -10,12 +10,15 @@
 #     and grows the table's tablespace with SET EXTENT_SIZE;
 #  4. stock MySQL starts on it again: same checksum, CHECK TABLE clean,
 #     and a Steady variable left in mysqld-auto.cnf by SET PERSIST only
-#     makes it log a line.
+#     makes it log a line;
+#  5. the other way round: a datadir Steady creates (every option on,
+#     grown by SET EXTENT_SIZE) is opened and written by stock MySQL and
+#     then by Steady again, the data checked each time.
 # Each server is started with --defaults-file, as a DBA would. Skips (77)
 # without both builds.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 LAB=$HERE/bench/lab
@@ -116,4 +119,37 @@ persisted=$(grep "innodb_adaptive_flushing_device_latency_pct" "$W/err.log" | gr
 [[ -n $persisted ]] || fail "vanilla said nothing about the persisted Steady variable"
 stop
 echo "$name: vanilla reopened it: 5096 rows, same checksum, CHECK TABLE OK, 32M kept; on the SET PERSIST of a Steady variable it logged: $persisted"
+
+# 5. The other way round: a datadir Steady creates with every option on,
+# loaded and grown by SET EXTENT_SIZE, opened and written by stock MySQL,
+# then by Steady again. (A later datadir line wins.)
+echo "datadir = $W/data2" >>"$W/my.cnf"
+"$STEADY" --defaults-file="$W/my.cnf" --basedir="$STEADY_BASE" --initialize-insecure \
+  >"$W/init2.log" 2>&1 || { cat "$W/init2.log"; fail "steady --initialize-insecure"; }
+: >"$W/err.log"
+start "$STEADY_BASE" "$STEADY"
+q "CREATE DATABASE d;
+   CREATE TABLE d.t (id INT PRIMARY KEY AUTO_INCREMENT, pad CHAR(100) NOT NULL);
+   INSERT INTO d.t (pad) VALUES ('steady');
+   ALTER TABLESPACE \`d/t\` SET EXTENT_SIZE = 32M;"
+for _ in $(seq 1 12); do q "INSERT INTO d.t (pad) SELECT pad FROM d.t"; done
+sum3=$(checksum)
+stop
+: >"$W/err.log"
+start "$VANILLA_BASE" "$VANILLA"
+[[ $(checksum) == "$sum3" ]] || fail "checksum changed when vanilla opened Steady's datadir"
+q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE on vanilla, Steady's datadir"
+[[ $(q "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'd/t'") == 33554432 ]] \
+  || fail "the preallocated size of Steady's datadir did not survive on vanilla"
+q "INSERT INTO d.t (pad) SELECT 'stock' FROM d.t LIMIT 1000"
+sum4=$(checksum)
+if grep -E '\[ERROR\]' "$W/err.log"; then fail "errors in vanilla's log on Steady's datadir"; fi
+stop
+: >"$W/err.log"
+start "$STEADY_BASE" "$STEADY"
+[[ $(checksum) == "$sum4" ]] || fail "checksum changed when Steady reopened its datadir after vanilla"
+[[ $(q "SELECT COUNT(*) FROM d.t") == 5096 ]] || fail "row count after Steady -> stock -> Steady"
+q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE on Steady after vanilla"
+stop
+echo "$name: a Steady datadir (every option on, d/t grown to 32M) opened and written by vanilla, then by Steady: 5096 rows, same checksums, CHECK TABLE OK"
 echo "$name: PASS"
