@@ -52,9 +52,9 @@ class Diff(unittest.TestCase):
               ("skipped", None), ("skipped", "fail"), ("disabled", "skipped"), ("pass", "pass"), (None, "skipped"),
               (None, "fail")]
         for s, v in yes:
-            self.assertTrue(U.steady_only(s, v), (s, v))
+            self.assertIs(bool(U.steady_only(s, v)), True, (s, v))
         for s, v in no:
-            self.assertFalse(U.steady_only(s, v), (s, v))
+            self.assertIs(bool(U.steady_only(s, v)), False, (s, v))
 
     def test_exit_status(self):
         self.assertEqual(U.exit_status({"steady": self.steady, "vanilla": self.vanilla}), 1)
@@ -234,8 +234,8 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(first, os.path.join(repo, "docs", "upstream", "2026-11-24-innodb+sys_vars"))
         os.makedirs(first)
         self.assertEqual(U.default_results_dir(repo, ["innodb", "sys_vars"], False, False, self.NOW), first + "-2")
-        self.assertTrue(U.default_results_dir(repo, ["innodb"], True, True, self.NOW).endswith(
-            "2026-11-24-innodb-sample-debug"))
+        self.assertEqual(os.path.basename(U.default_results_dir(repo, ["innodb"], True, True, self.NOW)),
+                         "2026-11-24-innodb-sample-debug")
 
     def test_refusals(self):
         for argv, msg in ((["--suites", "innodb", "--servers", "steady,oracle"], "unknown server 'oracle'"),
