@@ -35,6 +35,10 @@ THROTTLE_FILES = {"write_iops": "write_iops_device", "read_iops": "read_iops_dev
 # of files) and keeps those tables small.
 MKFS_EXT4 = ["mkfs.ext4", "-q", "-F", "-m", "0", "-i", "1048576", "-L", "steadylab",
              "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard"]
+# xfs (for the tests that compare file systems): no discard at mkfs, the
+# smallest xfs mkfs.xfs accepts is 300 MiB.
+MKFS_XFS = ["mkfs.xfs", "-q", "-f", "-K", "-L", "steadylab"]
+MKFS = {"ext4": MKFS_EXT4, "xfs": MKFS_XFS}
 
 
 class DeviceError(Exception):
@@ -62,8 +66,8 @@ def has_blkio_throttle():
 
 # -- loop filesystem ---------------------------------------------------------
 
-def make_loop_fs(image, size_bytes, mount, record, direct_io=True):
-    """Sparse image -> loop device -> ext4 -> mounted at `mount`.
+def make_loop_fs(image, size_bytes, mount, record, direct_io=True, fs="ext4"):
+    """Sparse image -> loop device -> ext4 (or `fs`: xfs) -> mounted at `mount`.
 
     direct_io: the loop device writes its backing file around the host page
     cache, so an fsync on the loop filesystem is an fsync on the disk.
@@ -84,7 +88,7 @@ def make_loop_fs(image, size_bytes, mount, record, direct_io=True):
             raise DeviceError("no free loop device: " + p.stdout.strip())
     loop = p.stdout.strip().splitlines()[-1]
     record("loop", loop)
-    run_cmd(MKFS_EXT4 + [loop], timeout=600)
+    run_cmd(MKFS[fs] + [loop], timeout=600)
     os.makedirs(mount, exist_ok=True)
     record("mount", mount)
     run_cmd(["mount", "-o", "noatime", loop, mount])
@@ -320,6 +324,7 @@ def _cli(argv):
     up.add_argument("--mount", help="mount point (default under %s)" % paths.mount_dir())
     up.add_argument("--image", help="image file (default under %s)" % paths.image_dir())
     up.add_argument("--no-direct-io", action="store_true", help="loop device through the host page cache")
+    up.add_argument("--fs", choices=sorted(MKFS), default="ext4", help="file system (default ext4)")
     up.add_argument("--write-iops", type=int, default=0, help="cap writes of the loop device (needs blkio)")
     up.add_argument("--owner-pid", type=int, default=os.getppid(), help="process that owns the device")
     down = sub.add_parser("down", help="undo what `up --id ID` made")
@@ -340,7 +345,8 @@ def _cli(argv):
             return 1
         os.unlink(path)
         return 0
-    problems = host_problems(need_throttle=a.write_iops > 0)
+    problems = host_problems(need_throttle=a.write_iops > 0,
+                             tools=("losetup", MKFS[a.fs][0], "mount", "umount"))
     if problems:
         print("device.py: cannot make the device here: " + "; ".join(problems), file=sys.stderr)
         return 77
@@ -348,7 +354,8 @@ def _cli(argv):
     image = a.image or os.path.join(paths.image_dir(), a.id + ".img")
     mount = a.mount or os.path.join(paths.mount_dir(), a.id)
     try:
-        fs = make_loop_fs(image, int(a.size_gb * GiB), mount, res.record, direct_io=not a.no_direct_io)
+        fs = make_loop_fs(image, int(a.size_gb * GiB), mount, res.record,
+                          direct_io=not a.no_direct_io, fs=a.fs)
         cg = None
         if a.write_iops:
             cg = make_cgroup("steady-" + a.id, res.record)

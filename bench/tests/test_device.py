@@ -301,6 +301,28 @@ class Cli(unittest.TestCase):
         self.assertFalse(os.path.exists(cgroup))
         self.assertFalse(os.path.exists(self.state))
 
+    @unittest.skipUnless(os.geteuid() == 0 and not D.host_problems(
+        need_throttle=False, tools=("losetup", "mkfs.xfs", "mount", "umount")),
+                         "needs root, /dev/loop-control, losetup and mkfs.xfs (xfsprogs)")
+    def test_up_xfs_for_real(self):
+        out = {}
+        self.addCleanup(self.force_cleanup, out)
+        p = self.cli("up", "--id", self.id, "--size-gb", "0.5", "--fs", "xfs")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out.update(line.split("=", 1) for line in p.stdout.splitlines())
+        with open("/proc/self/mounts") as f:
+            self.assertIn((out["LOOP"], out["MOUNT"], "xfs"), [tuple(line.split()[:3]) for line in f])
+        p = self.cli("down", "--id", self.id)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertFalse(D.is_mounted(out["MOUNT"]))
+
+    def test_fs_choice_reaches_mkfs(self):
+        self.assertEqual(D.MKFS["ext4"][0], "mkfs.ext4")
+        self.assertEqual(D.MKFS["xfs"][0], "mkfs.xfs")
+        p = self.cli("up", "--id", self.id, "--size-gb", "1", "--fs", "btrfs")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("invalid choice", p.stderr)
+
     @unittest.skipUnless(os.geteuid() == 0 and not D.host_problems(need_throttle=False),
                          "needs root, /dev/loop-control, losetup and mkfs.ext4")
     def test_failed_up_undoes_what_it_made(self):

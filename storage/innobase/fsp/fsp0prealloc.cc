@@ -17,7 +17,20 @@ Free Software Foundation.
  FSP_SIZE can commit. A crash before that commit leaves a file larger than
  FSP_SIZE, which InnoDB tolerates (the next extension reuses the pages); a
  crash during the file growth is repaired by recovery from MLOG_FILE_EXTEND.
- Nothing is undone on error or kill: the pages already added stay usable. */
+ Nothing is undone on error or kill: the pages already added stay usable.
+
+ Debug builds carry crash points at each step, used by the steady suite's
+ alter_tablespace_extent_size_crash test beside upstream's own points inside
+ fil_space_extend() (ib_crash_during_tablespace_extension,
+ ib_crash_after_writing_redo_extend_1, fil_crash_after_extend):
+ - ib_prealloc_crash_after_chunk_commit: FSP_SIZE committed, redo not
+   flushed by this statement yet;
+ - ib_prealloc_crash_after_redo_flush: the size reached is durable, the
+   client has not heard OK;
+ - ib_prealloc_simulate_enospc, ib_prealloc_simulate_eio: the second chunk's
+   extension fails as on a full disk or a failing device, without touching
+   the file (the size reached after the first chunk is reported);
+ - DEBUG_SYNC point ib_prealloc_after_chunk after each chunk's commit. */
 
 #include "fsp0prealloc.h"
 
@@ -29,6 +42,8 @@ Free Software Foundation.
 #include "log0chkp.h"
 #include "log0write.h"
 #include "mtr0mtr.h"
+#include "my_dbug.h"
+#include "my_sys.h"
 
 ulong srv_extent_size_min_free_pct = 5;
 
@@ -76,6 +91,25 @@ bool fsp_preallocate_fs_space(const fil_space_t *space, std::string *path,
   return true;
 }
 
+/** Debug builds: fail the extension of the second chunk as a full disk
+(ib_prealloc_simulate_enospc) or a failing device (ib_prealloc_simulate_eio)
+would, leaving the file as it is.
+@param[in]   chunk     1 for the statement's first chunk
+@param[out]  os_errno  the errno the failure reports
+@return true if the extension is to fail */
+static bool simulated_extend_failure([[maybe_unused]] ulint chunk,
+                                     [[maybe_unused]] int *os_errno) {
+  DBUG_EXECUTE_IF("ib_prealloc_simulate_enospc", if (chunk == 2) {
+    *os_errno = ENOSPC;
+    return true;
+  });
+  DBUG_EXECUTE_IF("ib_prealloc_simulate_eio", if (chunk == 2) {
+    *os_errno = EIO;
+    return true;
+  });
+  return false;
+}
+
 dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
                         const std::function<bool()> &interrupted,
                         page_no_t *reached_pages, int *os_errno) {
@@ -86,6 +120,7 @@ dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
   lsn_t last_lsn = 0;
   *reached_pages = 0;
   *os_errno = 0;
+  [[maybe_unused]] ulint chunk = 0;
 
   for (;;) {
     if (interrupted()) {
@@ -117,10 +152,17 @@ dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
     /* Extends the file, logs MLOG_FILE_EXTEND and fsyncs; on a full disk
     the file may have grown part of the way. */
     errno = 0;
-    const bool extended = fil_space_extend(space, next);
-    /* The errno of the write or fallocate that failed, when the failure
-    was the last system call (best effort: 0 when unknown). */
-    const int extend_errno = errno;
+    chunk++;
+    bool extended;
+    int extend_errno;
+    if (simulated_extend_failure(chunk, &extend_errno)) {
+      extended = false;
+    } else {
+      extended = fil_space_extend(space, next);
+      /* The errno of the write or fallocate that failed, when the failure
+      was the last system call (best effort: 0 when unknown). */
+      extend_errno = errno;
+    }
 
     const auto new_size = static_cast<page_no_t>(
         fsp_prealloc::header_pages_after(space->size, size, geo));
@@ -132,6 +174,8 @@ dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
     mtr.commit();
     if (new_size > size) {
       last_lsn = mtr.commit_lsn();
+      DBUG_EXECUTE_IF("ib_prealloc_crash_after_chunk_commit", DBUG_SUICIDE(););
+      DEBUG_SYNC_C("ib_prealloc_after_chunk");
     }
 
     if (!extended) {
@@ -153,6 +197,7 @@ dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
   redo: make the size reached durable before the client hears about it. */
   if (last_lsn > 0) {
     log_write_up_to(*log_sys, last_lsn, true);
+    DBUG_EXECUTE_IF("ib_prealloc_crash_after_redo_flush", DBUG_SUICIDE(););
   }
   return err;
 }

@@ -61,7 +61,7 @@ int innobase_preallocate_tablespace(THD *thd,
   }
 
   /* The pin keeps DROP TABLESPACE and truncation from freeing the space. */
-  fil_space_t *space = fil_space_acquire(space_id);
+  fil_space_t *space = fil_space_acquire_silent(space_id);
   if (space == nullptr) {
     my_error(ER_TABLESPACE_MISSING_WITH_NAME, MYF(0), name);
     return 1;
