@@ -133,6 +133,10 @@ DIP_COLUMNS = [("tps", "TPS", "{:.0f}"), ("p99_ms", "p99 ms", "{:.1f}"),
                ("host_util_pct", "host disk %util", "{:.0f}")]
 
 DIP_SHARE = 0.5    # a dip second: TPS below this share of the run's mean
+# With no dip, the troughs of a wave: seconds below this share of the mean.
+# A run that waves between 0.55 and 1.2 of its mean has no dip, yet the
+# reader still needs the cause under its troughs.
+TROUGH_SHARE = 0.7
 
 
 def _f(v):
@@ -175,10 +179,26 @@ def first_rise(rows, col, warmup):
     return None, None
 
 
+def _read(rows, warmup, share, sla_ms):
+    """(dip seconds, other seconds, the share that picked them): the dips
+    at `share` or, when there are none, the troughs at TROUGH_SHARE."""
+    low, rest = dips(rows, warmup, share, sla_ms)
+    if not low and TROUGH_SHARE > share:
+        low, rest = dips(rows, warmup, TROUGH_SHARE, None)
+        return low, rest, TROUGH_SHARE
+    return low, rest, share
+
+
+def dip_kind(rows, warmup, share=DIP_SHARE, sla_ms=None):
+    """"dip" or "trough": which seconds dip_table() and verdict() read."""
+    return "dip" if _read(rows, warmup, share, sla_ms)[2] == share else "trough"
+
+
 def dip_table(rows, warmup, share=DIP_SHARE, sla_ms=None):
     """[(label, value in dips, value elsewhere)] for DIP_COLUMNS, the
-    number of dip seconds; empty list when the run has no dip."""
-    low, rest = dips(rows, warmup, share, sla_ms)
+    number of dip seconds; without a dip, the same for the troughs below
+    TROUGH_SHARE of the mean; empty list when the run has neither."""
+    low, rest, _ = _read(rows, warmup, share, sla_ms)
     if not low:
         return [], 0
     table = []
@@ -193,9 +213,14 @@ def dip_table(rows, warmup, share=DIP_SHARE, sla_ms=None):
 def verdict(rows, warmup, share=DIP_SHARE, sla_ms=None):
     """One sentence naming what the counters show under the dips (or that
     there were none); the reader checks it against dip_table()."""
-    low, rest = dips(rows, warmup, share, sla_ms)
+    low, rest, used = _read(rows, warmup, share, sla_ms)
     if not low:
         return "no second " + _dip_words(share, sla_ms)
+    head = "%d s %s" % (len(low), _dip_words(share, sla_ms))
+    if used != share:
+        head = "no second %s; %d s below %d%% of it (troughs)" % (_dip_words(share, sla_ms), len(low),
+                                                                round(100 * used))
+    where = "dips" if used == share else "troughs"
     said = []
     for col, what in (("sync_flush_pages_ps", "sync-mode flushing"), ("redo_space_waits_ps", "redo space waits")):
         sec, row = first_rise(rows, col, warmup)
@@ -203,24 +228,31 @@ def verdict(rows, warmup, share=DIP_SHARE, sla_ms=None):
             said.append("%s first rose above 0 at second %d (checkpoint age %s%% of the sync mark, %s%% of "
                         "the async mark)" % (what, sec, row.get("ckpt_sync_pct") or "?",
                                              row.get("ckpt_async_pct") or "?"))
+    sa, sr = _mean(low, "sync_flush_pages_ps"), _mean(rest, "sync_flush_pages_ps")
+    if sa:
+        said.append("sync-mode flushing averaged %.0f pages/s in the %s (%.0f/s elsewhere)" % (sa, where, sr or 0.0))
     rw, rr = _mean(low, "redo_space_waits_ps"), _mean(rest, "redo_space_waits_ps")
     if rw:
-        said.append("redo space waits averaged %.1f/s in the dips (%.1f/s elsewhere)" % (rw, rr or 0.0))
+        said.append("redo space waits averaged %.1f/s in the %s (%.1f/s elsewhere)" % (rw, where, rr or 0.0))
     a, b = _mean(low, "ckpt_async_pct"), _mean(rest, "ckpt_async_pct")
     if a is not None and a >= 100:
-        said.append("in the dips the checkpoint age averaged %.0f%% of the async mark (%s elsewhere)"
-                    % (a, "-" if b is None else "%.0f%%" % b))
+        said.append("in the %s the checkpoint age averaged %.0f%% of the async mark (%s elsewhere)"
+                    % (where, a, "-" if b is None else "%.0f%%" % b))
     fw, fr = _mean(low, "free_waits_ps"), _mean(rest, "free_waits_ps")
     if fw:
-        said.append("free-page waits averaged %.1f/s in the dips (%.1f/s elsewhere)" % (fw, fr or 0.0))
+        said.append("free-page waits averaged %.1f/s in the %s (%.1f/s elsewhere)" % (fw, where, fr or 0.0))
+    # A thread that found no free page and flushed one itself; the waits
+    # above count only its third try onwards.
+    ww, wr2 = _mean(low, "wait_free_ps"), _mean(rest, "wait_free_ps")
+    if ww:
+        said.append("Innodb_buffer_pool_wait_free rose %.1f/s in the %s (%.1f/s elsewhere)" % (ww, where, wr2 or 0.0))
     wa, wr = _mean(low, "dev_w_iops"), _mean(rest, "dev_w_iops")
     qa, qr = _mean(low, "dev_avg_queue"), _mean(rest, "dev_avg_queue")
     if wa is not None and wr:
-        said.append("device writes %.0f/s in the dips vs %.0f/s elsewhere, queue %s vs %s" % (
-            wa, wr, "-" if qa is None else "%.1f" % qa, "-" if qr is None else "%.1f" % qr))
+        said.append("device writes %.0f/s in the %s vs %.0f/s elsewhere, queue %s vs %s" % (
+            wa, where, wr, "-" if qa is None else "%.1f" % qa, "-" if qr is None else "%.1f" % qr))
     ha = _mean(low, "host_util_pct")
     if ha is not None:
-        said.append("host disk %%util %.0f%% in the dips (%s elsewhere)" % (
-            ha, "-" if _mean(rest, "host_util_pct") is None else "%.0f%%" % _mean(rest, "host_util_pct")))
-    return "%d s %s; %s" % (len(low), _dip_words(share, sla_ms),
-                            "; ".join(said) if said else "no cause counter moved")
+        said.append("host disk %%util %.0f%% in the %s (%s elsewhere)" % (
+            ha, where, "-" if _mean(rest, "host_util_pct") is None else "%.0f%%" % _mean(rest, "host_util_pct")))
+    return "%s; %s" % (head, "; ".join(said) if said else "no cause counter moved")

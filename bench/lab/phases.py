@@ -372,7 +372,8 @@ def execute(spec):
         info["summary"] = S.summarize_run(rows, spec.sc["warmup"], spec.sc.get("sla_ms"))
         sla = spec.sc.get("sla_ms")
         table, n = causes.dip_table(rows, spec.sc["warmup"], sla_ms=sla)
-        info["dips"] = {"verdict": causes.verdict(rows, spec.sc["warmup"], sla_ms=sla), "table": table, "seconds": n}
+        info["dips"] = {"verdict": causes.verdict(rows, spec.sc["warmup"], sla_ms=sla), "table": table, "seconds": n,
+                        "kind": causes.dip_kind(rows, spec.sc["warmup"], sla_ms=sla)}
         info["status"] = "ok"
     except RunFailed as e:
         info["error"] = str(e)

@@ -216,7 +216,9 @@ def summary_markdown(runs, baseline=None):
         if r.get("dips"):
             out.append("\n#### %s (%s): %s\n" % (r["run_id"], r["server"], r["dips"]["verdict"]))
             if r["dips"]["table"]:
-                out.append(markdown_table(["mean over", "dip seconds (%d)" % r["dips"]["seconds"], "other seconds"],
+                out.append(markdown_table(["mean over", "%s seconds (%d)" % (r["dips"].get("kind") or "dip",
+                                                                             r["dips"]["seconds"]),
+                                           "other seconds"],
                                           [list(t) for t in r["dips"]["table"]]))
 
     failed = [r for r in runs if r["status"] != "ok"]

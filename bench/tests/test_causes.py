@@ -141,6 +141,25 @@ class Dips(unittest.TestCase):
         self.assertNotIn("sync-mode", v)
         self.assertNotIn("redo space", v)
 
+    def test_troughs_of_a_shallow_wave(self):
+        # A wave that never halves TPS: no dip, yet the troughs are read.
+        rows = wave(n_dip=5, dip=600)
+        v = X.verdict(rows, warmup=0)
+        self.assertTrue(v.startswith("no second below 50% of the mean TPS; 5 s below 70% of it (troughs)"), v)
+        self.assertIn("sync-mode flushing averaged 3000 pages/s in the troughs (0/s elsewhere)", v)
+        self.assertIn("redo space waits averaged 12.0/s in the troughs", v)
+        self.assertEqual(X.dip_kind(rows, 0), "trough")
+        self.assertEqual(X.dip_table(rows, 0)[1], 5)
+        self.assertEqual(X.dip_kind(wave(), 0), "dip")             # a real dip is read as one
+        self.assertEqual(X.dip_table(wave(), 0)[1], 5)
+
+    def test_wait_free_named_when_only_it_moves(self):
+        rows = wave()
+        for r in rows[-5:]:
+            r.update(wait_free_ps="9", redo_space_waits_ps="0", sync_flush_pages_ps="0", ckpt_async_pct="50")
+        self.assertIn("Innodb_buffer_pool_wait_free rose 9.0/s in the dips (0.0/s elsewhere)",
+                      X.verdict(rows, warmup=0))
+
     def test_flat_run_has_no_dip(self):
         self.assertEqual(X.verdict(wave(n_dip=0), warmup=0), "no second below 50% of the mean TPS")
         self.assertEqual(X.dip_table(wave(n_dip=0), warmup=0), ([], 0))
@@ -186,6 +205,17 @@ class Summary(unittest.TestCase):
         self.assertIn("| 01-vanilla-t16-r1 | vanilla | 1 | 101 | 60 | 15000 | 0 |", md)
         self.assertIn("#### 01-vanilla-t16-r1 (vanilla): 5 s below 50%", md)
         self.assertIn("| redo space waits/s | 12.0 | 0.0 |", md)
+        self.assertIn("| mean over | dip seconds (5) | other seconds |", md)
+
+    def test_markdown_names_troughs(self):
+        rows = wave(dip=600)
+        info = {"run_id": "01-vanilla-t16-r1", "server": "vanilla", "threads": 16, "repeat": 1, "status": "ok",
+                "summary": S.summarize_run(rows, 0)}
+        table, n = X.dip_table(rows, 0)
+        info["dips"] = {"verdict": X.verdict(rows, 0), "table": table, "seconds": n, "kind": X.dip_kind(rows, 0)}
+        md = S.summary_markdown([info])
+        self.assertIn("| mean over | trough seconds (5) | other seconds |", md)
+        self.assertIn("(troughs); sync-mode flushing first rose", md)
 
 
 class Plot(unittest.TestCase):
@@ -245,10 +275,14 @@ class OpenLoop(unittest.TestCase):
     def test_stall_scenarios_model_their_setting(self):
         a = build_scenario("checkpoint_wave")
         self.assertEqual((a["redo"], a["io_capacity"], a["duration"]), (100 * MiB, (200, 400), 600))
+        hot = a["tables"] * a["table_size"] * 240         # ~240 bytes a sysbench row on disk
+        self.assertLess(hot, 0.8 * a["buffer_pool"])      # the hot set fits the pool
+        self.assertGreaterEqual(hot / a["redo"], 25)      # and dwarfs the redo: waves, not jitter
         b = build_scenario("free_page_wait")
         data = b["tables"] * b["table_size"] * 240        # ~240 bytes a sysbench row on disk
         self.assertGreaterEqual(data / b["buffer_pool"], 6)   # several times the pool
         self.assertGreaterEqual(b["duration"], 600)
+        self.assertEqual(b["io_capacity"], (200, 2000))   # at the device's rating no thread waited
 
 
 if __name__ == "__main__":
