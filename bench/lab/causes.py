@@ -114,6 +114,26 @@ def columns(prev, cur, dt, status_age=None):
 
 
 # ---------------------------------------------------------------------------
+# The server's own words: warnings InnoDB writes to the error log when a
+# stall's mechanism is at work, counted over the measured run.
+LOG_SIGNATURES = [
+    # log0chkp.cc/log0buf.cc: user threads cannot reserve redo space until
+    # the checkpoint advances (MY-014084 in 9.7.2)
+    ("redo_full_warnings", "unable to reserve space in redo log"),
+    # buf0flu.cc: a page cleaner iteration overran its second (MY-011953)
+    ("page_cleaner_warnings", "Page cleaner took"),
+    # buf0lru.cc: a thread looped over 20 times for a free page
+    ("free_block_warnings", "Difficult to find free blocks"),
+]
+
+
+def log_signatures(text):
+    """{figure: count of error-log lines carrying its signature}."""
+    lines = text.splitlines()
+    return {key: sum(1 for x in lines if sig in x) for key, sig in LOG_SIGNATURES}
+
+
+# ---------------------------------------------------------------------------
 # Reading the dips.
 
 # What the page lists for each dip: column, label, format.

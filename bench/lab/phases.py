@@ -237,6 +237,23 @@ def _read_sysbench(sb, sblog, clock, inst, t_launch, errlog):
     return sb_rows, connect_s, crashed
 
 
+def _size(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _read_from(path, offset):
+    """The text a log gained after byte `offset` ('' if unreadable)."""
+    try:
+        with open(path, errors="replace") as f:
+            f.seek(offset)
+            return f.read()
+    except OSError:
+        return ""
+
+
 def measure(spec, inst, fs, redo_bytes, res):
     """The measured run: caps on, sysbench + collector (+ loader), one row a
     second.  Returns (rows, facts for the run's info, error or None): the
@@ -365,11 +382,13 @@ def execute(spec):
         else:
             info["settle_s"], info["settle_dirty_pages"] = settle(inst.sql, spec.sc.get("settle_timeout", 900),
                                                                   spec.run_id)
+        err_from = _size(fs["where"]["errlog"])
         rows, facts, error = measure(spec, inst, fs, redo_bytes, res)
         info.update(facts)
         if error:
             raise RunFailed(error)
         info["summary"] = S.summarize_run(rows, spec.sc["warmup"], spec.sc.get("sla_ms"))
+        info["summary"].update(causes.log_signatures(_read_from(fs["where"]["errlog"], err_from)))
         sla = spec.sc.get("sla_ms")
         table, n = causes.dip_table(rows, spec.sc["warmup"], sla_ms=sla)
         info["dips"] = {"verdict": causes.verdict(rows, spec.sc["warmup"], sla_ms=sla), "table": table, "seconds": n,

@@ -66,6 +66,9 @@ CAUSE_METRICS = [
     ("max_queue", "max client queue", "{:.0f}"),
     ("max_latency_ms", "max latency ms", "{:.0f}"),
     ("secs_over_sla", "s with p99 > SLA", "{:d}"),
+    # lab.causes.LOG_SIGNATURES, from mysqld's error log over the measured run
+    ("redo_full_warnings", "redo-full warnings", "{:d}"),
+    ("page_cleaner_warnings", "page cleaner overrun warnings", "{:d}"),
 ]
 
 # Metrics whose ratio to the baseline server is printed per server.

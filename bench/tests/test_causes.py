@@ -160,6 +160,18 @@ class Dips(unittest.TestCase):
         self.assertIn("Innodb_buffer_pool_wait_free rose 9.0/s in the dips (0.0/s elsewhere)",
                       X.verdict(rows, warmup=0))
 
+    def test_log_signatures(self):
+        log = ("2026-11-24T20:05:36Z 0 [Warning] [MY-014084] [InnoDB] Threads are unable to reserve space in "
+               "redo log which can't be reclaimed due to the 'log_checkpointer' consumer still lagging\n"
+               "2026-11-24T20:05:48Z 0 [Warning] [MY-014084] [InnoDB] Threads are unable to reserve space in "
+               "redo log ...\n"
+               "2026-11-24T20:06:00Z 0 [Note] [MY-011953] [InnoDB] Page cleaner took 4337ms to flush 400 pages\n"
+               "2026-11-24T20:06:01Z 0 [Note] [MY-010116] [Server] mysqld starting\n")
+        self.assertEqual(X.log_signatures(log), {"redo_full_warnings": 2, "page_cleaner_warnings": 1,
+                                                 "free_block_warnings": 0})
+        self.assertEqual(X.log_signatures(""), {"redo_full_warnings": 0, "page_cleaner_warnings": 0,
+                                                "free_block_warnings": 0})
+
     def test_flat_run_has_no_dip(self):
         self.assertEqual(X.verdict(wave(n_dip=0), warmup=0), "no second below 50% of the mean TPS")
         self.assertEqual(X.dip_table(wave(n_dip=0), warmup=0), ([], 0))

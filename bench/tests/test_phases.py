@@ -77,6 +77,18 @@ class Tmp(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp, True)
 
 
+class ErrorLogWindow(Tmp):
+    def test_only_what_the_run_added(self):
+        path = os.path.join(self.tmp, "mysqld.err")
+        with open(path, "w") as f:
+            f.write("prepare: Threads are unable to reserve space in redo log\n")
+        at = PH._size(path)
+        with open(path, "a") as f:
+            f.write("run: Page cleaner took 1200ms\n")
+        self.assertEqual(PH._read_from(path, at), "run: Page cleaner took 1200ms\n")
+        self.assertEqual((PH._size(path + ".none"), PH._read_from(path + ".none", 0)), (0, ""))
+
+
 class ServerOptions(Tmp):
     def test_durable_sized_and_located(self):
         b = fake_binaries(self.tmp)
