@@ -69,6 +69,7 @@ CAUSE_METRICS = [
     # lab.causes.LOG_SIGNATURES, from mysqld's error log over the measured run
     ("redo_full_warnings", "redo-full warnings", "{:d}"),
     ("page_cleaner_warnings", "page cleaner overrun warnings", "{:d}"),
+    ("free_block_warnings", "free-block warnings", "{:d}"),
 ]
 
 # Metrics whose ratio to the baseline server is printed per server.
