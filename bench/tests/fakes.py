@@ -21,6 +21,9 @@ signal, reap) without a MySQL server.
                it answers status rounds on stdin (lab.collect's protocol).
                Every call is appended to client.log (argv, tab-separated);
                a file "hang" beside it makes it sleep instead of answering;
+               answers/errlog names a log that each status round appends a
+               redo-full warning to (fake mysqld's fake_warn_at_start=1
+               writes one at startup, outside the measured run);
                answers/vars/NAME and answers/status/NAME hold the values
                (set_answers).
 """
@@ -37,7 +40,7 @@ if BENCH not in sys.path:
     sys.path.insert(0, BENCH)
 
 FAKE_MYSQLD = r'''#!/bin/sh
-mode=ok delay=0.1 sock= datadir= err= init= version=
+mode=ok delay=0.1 sock= datadir= err= init= version= warn_at_start=
 FAKE_LAB_ENV=${FAKE_LAB_ENV:-}
 opt() {
   case $1 in
@@ -46,6 +49,7 @@ opt() {
     log-error=*|log_error=*) err=${1#*=} ;;
     fake_mode=*) mode=${1#fake_mode=} ;;
     fake_delay=*) delay=${1#fake_delay=} ;;
+    fake_warn_at_start=*) warn_at_start=${1#fake_warn_at_start=} ;;
   esac
 }
 for a; do
@@ -70,6 +74,7 @@ if [ "$mode" = exit_early ]; then note "[ERROR] fake: cannot start, exiting"; ex
 finish() { rm -f "$sock" "$sock.pid"; note "fake: shutdown complete"; exit 0; }
 if [ "$mode" = ignore_term ]; then trap '' TERM; else trap finish TERM; fi
 note "fake: starting, FAKE_LAB_ENV=$FAKE_LAB_ENV"
+if [ "$warn_at_start" = 1 ]; then note "fake at start: Threads are unable to reserve space in redo log"; fi
 if [ "$mode" != silent ]; then
   sleep "$delay"
   echo $$ > "$sock.pid"
@@ -106,7 +111,11 @@ if [ -z "$have_e" ]; then
         for n in $(echo "$list" | tr -d "'" | tr ',' ' '); do
           v=$((10 * rnd)); if [ -f "$A/status/$n" ]; then read -r v < "$A/status/$n"; fi
           printf '%s\t%s\n' "$n" "$v"
-        done ;;
+        done
+        # answers/errlog: a server log that gets one redo-full warning a
+        # round, as a stalled mysqld writes during the measured run
+        if [ -f "$A/errlog" ]; then read -r e < "$A/errlog"
+          echo "fake round $rnd: Threads are unable to reserve space in redo log" >> "$e"; fi ;;
       "SELECT '__end__'"*) n=${line#*, }; printf '__end__\t%s\n' "${n%;}" ;;
       "SELECT '"*) n=${line#SELECT \'}; printf '%s\t%s\n' "${n%%\'*}" $((10 * rnd)) ;;
     esac

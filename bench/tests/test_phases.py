@@ -312,7 +312,10 @@ class Execute(Tmp):
                                        innodb_max_dirty_pages_pct_lwm="10"), {})
         sc = dict(build_scenario("smoke"), duration=2, warmup=0, image_gb=1)
         dev = {"about": "test", "caps": {"write_iops": 5000}, "io_capacity": 100, "io_capacity_max": 200}
-        spec = make_spec(self.tmp, b, sc=sc, dev=dev, extra=[("fake_delay", "0.05")], index=99)
+        spec = make_spec(self.tmp, b, sc=sc, dev=dev, extra=[("fake_delay", "0.05"), ("fake_warn_at_start", "1")],
+                         index=99)
+        with open(os.path.join(b.path, "runtime_output_directory", "answers", "errlog"), "w") as f:
+            f.write(os.path.join(spec.rundir, "mysqld.err") + "\n")
         sockdir = "/tmp/steady-bench-%d-99" % os.getpid()
         self.addCleanup(shutil.rmtree, sockdir, True)
         env = {"STEADY_CACHE": cache, "PATH": bindir + os.pathsep + os.environ["PATH"]}
@@ -342,7 +345,13 @@ class Execute(Tmp):
             calls = f.read().splitlines()
         self.assertEqual([c.split()[-1] for c in calls], ["prepare", "run"])
         with open(os.path.join(spec.rundir, "mysqld.err")) as f:
-            self.assertIn("fake: shutdown complete", f.read())   # stopped, not killed
+            err = f.read()
+        self.assertIn("fake: shutdown complete", err)   # stopped, not killed
+        # redo-full warnings: those of the measured run, not the one at startup
+        self.assertIn("fake at start: Threads are unable to reserve space in redo log", err)
+        in_run = err.count("Threads are unable to reserve space in redo log") - 1
+        self.assertGreater(in_run, 0)
+        self.assertEqual(info["summary"]["redo_full_warnings"], in_run)
         self.assertFalse(os.path.exists(sockdir))
 
     def force_cleanup(self, cache):
