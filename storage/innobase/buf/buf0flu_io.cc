@@ -210,6 +210,7 @@ void update(Clock::time_point now) {
   const lsn_t oldest = buf_pool_get_oldest_modification_approx();
   const lsn_t lsn = log_get_lsn(*log_sys);
   obs.lsn_age = oldest != 0 && lsn > oldest ? lsn - oldest : 0;
+  obs.lsn = lsn;
   obs.async_mark = log_sys->m_capacity.adaptive_flush_min_age();
   obs.sync_mark = log_sys->m_capacity.adaptive_flush_max_age();
   obs.dirty_pct = buf_get_modified_ratio_pct();

@@ -46,11 +46,14 @@ constexpr unsigned CUT_AFTER = 2;
 /** Intervals after a cut before the next one: the queue built before the
 cut drains first. */
 constexpr unsigned CUT_SPACING = 3;
+/** Intervals after a cut during which the capability does not grow: at
+a throttle every probe past it costs a few seconds of queue. */
+constexpr unsigned CUT_HOLD = 20;
 /** Near the level of the last cut the capability grows by this factor
 only. */
 constexpr double CAUTIOUS_GROWTH = 1.02;
-/** Within 3% of that level, by this factor... */
-constexpr double PLATEAU_GROWTH = 1.005;
+/** Within 3% of that level (either side), by this factor... */
+constexpr double PLATEAU_GROWTH = 1.002;
 /** ...until half as much again above it, where that level is forgotten. */
 constexpr double PAST_CUT = 1.5;
 /** Pressure from which the controller probes for more capability. */
@@ -65,6 +68,19 @@ constexpr double STEP_DOWN = 0.3;
 constexpr double MIN_PRESSURE = 0.01;
 /** The LRU depth rises to (1 + this) x innodb_lru_scan_depth. */
 constexpr double LRU_BOOST = 3.0;
+/** Checkpoint age the flush rate aims for, share of the async mark: as old
+as it can be without upstream's aggressive flushing, so that a page takes
+as many changes as it can before it is written, with room left below the
+sync mark for a second or two of error. */
+constexpr double AGE_TARGET = 0.9;
+/** Seconds over which the age is brought back to that target. */
+constexpr double AGE_HORIZON_S = 4;
+/** Weight of the last interval in the age the rate is set from. */
+constexpr double AGE_WEIGHT = 0.5;
+/** Largest change of the age-following rate per interval, share of what
+was flushed. */
+constexpr double RATE_UP = 0.25;
+constexpr double RATE_DOWN = 0.2;
 
 double clamp01(double v) {
   if (!(v > 0)) return 0; /* also NaN */
@@ -77,10 +93,24 @@ double smooth_down(double prev, double now) {
 
 }  // namespace
 
-double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark) {
+double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark,
+                     uint64_t sync_mark) {
   if (async_mark == 0) return 0;
-  const double start = async_mark / 2.0;
-  return clamp01((static_cast<double>(lsn_age) - start) / (async_mark - start));
+  if (sync_mark <= async_mark) return lsn_age >= async_mark ? 1 : 0;
+  return clamp01((static_cast<double>(lsn_age) - async_mark) /
+                 (sync_mark - async_mark));
+}
+
+double ckpt_rate(double flushed, double generated, double lsn_per_page,
+                 double age, double target, double horizon_s) {
+  /* Checkpoint advance (LSN per second) wanted: all the redo generated,
+  plus or minus the gap to the target spread over the horizon. */
+  const double want = generated + (age - target) / horizon_s;
+  if (!(want > 0)) return 0;
+  const double lo = flushed * (1 - RATE_DOWN);
+  const double hi = flushed * (1 + RATE_UP);
+  if (!(lsn_per_page > 0)) return hi; /* flushing advanced nothing */
+  return std::clamp(want / lsn_per_page, lo, hi);
 }
 
 double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct) {
@@ -136,10 +166,16 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   const bool behind = static_cast<double>(obs.writes) <
                       BEHIND_SHARE * static_cast<double>(obs.submitted) - BEHIND_SLACK;
 
-  if (m_since_cut < CUT_SPACING) m_since_cut++;
+  if (m_since_cut < CUT_HOLD) m_since_cut++;
   /* A growing queue is direct evidence: it acts on this second's
   latency; latency alone acts only when it stays high. */
-  if ((obs.write_latency_us > limit && behind) || lat > SEVERE * limit) {
+  /* Upstream's own flushing (a sync flush round) may overload the device:
+  that says nothing against what pacing adds, so it does not cut. */
+  /* Either way this interval's own latency must be over the limit: once
+  a queue has drained, the smoothed latency still remembers it for a
+  while, and cutting on that memory alone cut again and again. */
+  if (carried > light && obs.write_latency_us > limit &&
+      (behind || std::min(lat, obs.write_latency_us) > SEVERE * limit)) {
     m_last.backing_off = true;
     if (++m_over >= CUT_AFTER && m_since_cut >= CUT_SPACING) {
       m_capability = std::max(floor, std::min(m_capability, carried) * CUT);
@@ -153,12 +189,18 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
 
   const bool cleaner_busy =
       m_budget > 0 && static_cast<double>(obs.flushed) / interval >= 0.8 * m_budget;
-  if (lat <= limit && !behind && m_pressure >= PROBE_PRESSURE && cleaner_busy) {
+  const bool pressed = m_pressure >= PROBE_PRESSURE ||
+                       m_ckpt_rate >= PROBE_PRESSURE * m_capability;
+  if (lat <= limit && !behind && pressed && cleaner_busy &&
+      m_since_cut >= CUT_HOLD) {
     double factor = GROWTH;
     if (m_capability > PAST_CUT * m_last_cut) m_last_cut = 0; /* well past it */
     if (m_last_cut > 0 && m_capability * GROWTH > 0.9 * m_last_cut) {
-      factor = m_capability < 0.97 * m_last_cut ? CAUTIOUS_GROWTH
-                                                : PLATEAU_GROWTH;
+      /* Slowest within 3% of it either side; past it the device has
+      shown it carries more, so back to the cautious pace. */
+      const bool near = m_capability >= 0.97 * m_last_cut &&
+                        m_capability <= 1.03 * m_last_cut;
+      factor = near ? PLATEAU_GROWTH : CAUTIOUS_GROWTH;
     }
     const double grown = m_capability * factor;
     const double bound = std::max(m_capability, carried * GROWTH_OVER_CARRIED);
@@ -166,32 +208,78 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   }
 }
 
+void Controller::follow_age(const Config &cfg, const Observation &obs) {
+  const double interval = obs.interval_s > 0 ? obs.interval_s : 1.0;
+  const bool known = obs.async_mark > 0 && obs.lsn > 0 && obs.lsn_age > 0;
+  const bool continues = m_samples > 0 && obs.lsn >= m_window[m_newest].lsn;
+  if (!known || !continues) {
+    /* No dirty page, or the LSN went backwards: start a new window. */
+    m_samples = 0;
+    m_ckpt_rate = 0;
+    m_age = 0;
+  }
+  if (!known) return;
+  const double age = static_cast<double>(obs.lsn_age);
+  m_age = m_age == 0 ? age : m_age + (age - m_age) * AGE_WEIGHT;
+  m_newest = (m_newest + 1) % WINDOW;
+  m_window[m_newest] = {obs.lsn, m_age, static_cast<double>(obs.flushed),
+                        interval};
+  if (m_samples < WINDOW) m_samples++;
+  if (m_samples < 2) return;
+
+  /* Over the window (up to WINDOW - 1 intervals): redo generated, pages
+  flushed and how far the checkpoint advanced (redo generated minus the
+  change of the age). One interval's age change is noisy (the oldest
+  modification is read without the flush order latch, flush batches end
+  at page boundaries); over several it is not. */
+  const Sample &oldest = m_window[(m_newest + WINDOW - m_samples + 1) % WINDOW];
+  double pages = 0, seconds = 0;
+  for (unsigned i = 0; i + 1 < m_samples; ++i) {
+    const Sample &s = m_window[(m_newest + WINDOW - i) % WINDOW];
+    pages += s.flushed;
+    seconds += s.interval_s;
+  }
+  const double generated = (obs.lsn - oldest.lsn) / seconds;
+  const double advanced = generated - (m_age - oldest.age) / seconds;
+  const double flushed_now = std::max(static_cast<double>(cfg.io_capacity),
+                                      obs.flushed / interval);
+  const double per_page =
+      pages > 0 ? advanced / (pages / seconds) : 0; /* 0: advanced nothing */
+  m_ckpt_rate = ckpt_rate(flushed_now, generated, per_page, m_age,
+                          AGE_TARGET * obs.async_mark, AGE_HORIZON_S);
+}
+
 const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   learn(cfg, obs);
+  follow_age(cfg, obs);
   if (cfg.capability_ceiling > 0) {
     m_capability = std::min(m_capability, static_cast<double>(std::max(
                                               cfg.capability_ceiling, cfg.io_capacity)));
   }
 
   const uint64_t instances = std::max<uint64_t>(obs.instances, 1);
-  m_last.p_ckpt = ckpt_pressure(obs.lsn_age, obs.async_mark);
+  const double io_cap = static_cast<double>(cfg.io_capacity);
+  const double scale = std::max(m_capability, io_cap);
+  /* Past the async mark (the age target was overrun) the checkpoint age
+  presses like the other pressures, up to the whole capability at the
+  sync mark; below it, the age-following rate alone speaks for it. */
+  const double p_overrun =
+      ckpt_pressure(obs.lsn_age, obs.async_mark, obs.sync_mark);
+  m_last.p_ckpt = std::max(p_overrun, clamp01(m_ckpt_rate / scale));
   m_last.p_dirty = dirty_pressure(obs.dirty_pct, cfg.dirty_lwm_pct, cfg.dirty_max_pct);
   m_last.p_free = free_pressure(obs.free_pages, cfg.lru_scan_depth * instances,
                                 obs.free_waits);
-  const double raw =
-      std::max(m_last.p_ckpt, std::max(m_last.p_dirty, m_last.p_free));
+  const double raw = std::max(p_overrun, std::max(m_last.p_dirty, m_last.p_free));
   m_pressure = smooth_down(m_pressure, raw);
   m_free_pressure = smooth_down(m_free_pressure, m_last.p_free);
 
-  const double io_cap = static_cast<double>(cfg.io_capacity);
   /* Proportional to the pressure: under little pressure upstream's own
   target (which the caller never goes below) decides, so a server with a
   large innodb_io_capacity does not flush at that rate for a trace of
-  pressure. */
+  pressure. The age-following rate is already in pages per second. */
   double target = 0;
-  if (m_pressure >= MIN_PRESSURE) {
-    target = m_pressure * std::max(m_capability, io_cap);
-  }
+  if (m_pressure >= MIN_PRESSURE) target = m_pressure * scale;
+  target = std::max(target, std::min(m_ckpt_rate, scale));
   if (target == 0) {
     m_budget = 0;
   } else if (target > m_budget) {
@@ -206,7 +294,7 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   m_last.budget = static_cast<uint64_t>(m_budget);
   m_last.capability = static_cast<uint64_t>(m_capability);
   m_last.baseline_us = m_baseline_us;
-  m_last.pressure = m_pressure;
+  m_last.pressure = std::max(m_pressure, m_last.p_ckpt);
   m_last.lru_depth = static_cast<uint64_t>(
       std::llround(cfg.lru_scan_depth * (1 + LRU_BOOST * m_free_pressure)));
   return m_last;

@@ -24,7 +24,9 @@ Free Software Foundation.
    while flushing is using it, the write queue is not growing and latency
    is within innodb_adaptive_flushing_device_latency_pct of the baseline
    (the latency seen while the page cleaner flushes no more than upstream
-   would); slowly near the level where it was last cut. It is cut when for
+   would); slowly near the level where it was last cut. While the page
+   cleaner flushes more than upstream asked for (upstream's own sync
+   flushing says nothing against pacing), it is cut when for
    two intervals latency is over the limit while the write queue grows, or
    over three times the limit whatever the queue, at most once every three
    intervals (foreground reads and commits keep their latency). Latency
@@ -32,14 +34,27 @@ Free Software Foundation.
    it, with the queue not growing, it holds: a
    shared device's latency is noisy, and a busier device is slower without
    being saturated.
- - Pressure, 0..1, the largest of: checkpoint age on its way to the async
-   mark, dirty pages between innodb_max_dirty_pages_pct_lwm and
-   innodb_max_dirty_pages_pct, free pages below the LRU target (1 as soon
-   as a thread waited for a free page). It rises at once and falls slowly.
- - Budget: pressure x capability pages per second, moved towards that
-   target by a bounded step. No
-   pressure, no budget: the page cleaner then does exactly what upstream
-   asks. The caller never flushes less than upstream asked for.
+ - Checkpoint age: a flush rate that holds the age at 90% of the async
+   mark, just short of upstream's aggressive flushing, so that pages take
+   as many changes as they can before they are written (the fewest page
+   writes per commit) and the sync mark is never reached. Each interval
+   it measures how far the checkpoint advanced per page flushed over the
+   last seven intervals (redo generated minus the change of the smoothed
+   age, over
+   the pages flushed), and sets the flush rate that advances it by the redo
+   generated plus the gap to the target over four seconds, by a bounded
+   step (x0.8 .. x1.25 of what was flushed). Below the target by more
+   than that, no rate: upstream decides.
+ - Pressure, 0..1, the largest of: checkpoint age past the async mark
+   (1 at the sync mark; the age target was overrun), dirty pages between
+   innodb_max_dirty_pages_pct_lwm and innodb_max_dirty_pages_pct, free
+   pages below the LRU target (1 as soon as a thread waited for a free
+   page). It rises at once and falls slowly.
+ - Budget: the larger of the age-following rate and pressure x capability
+   pages per second, never above the capability, moved towards that
+   target by a bounded step. No rate and no pressure, no budget: the page
+   cleaner then does exactly what upstream asks. The caller never flushes
+   less than upstream asked for.
  - LRU depth: the free pages the LRU batch keeps per instance, raised from
    innodb_lru_scan_depth by up to 4x under free-page pressure, so user
    threads do not have to flush single pages themselves. */
@@ -89,6 +104,8 @@ struct Observation {
   /** Pages upstream's own flushing asked for in the interval (sync flush
   rounds included): flushing up to this much is not pacing's doing. */
   uint64_t upstream{0};
+  /** Current LSN (0: unknown). */
+  uint64_t lsn{0};
   /** Current LSN minus the oldest modification in the buffer pool. */
   uint64_t lsn_age{0};
   /** Age at which upstream starts aggressive (async) flushing. */
@@ -116,7 +133,9 @@ struct Decision {
   double baseline_us{0};
   /** Last interval's mean write latency, microseconds. */
   double latency_us{0};
-  /** Pressure components and their smoothed maximum, 0..1. */
+  /** Pressure components and their smoothed maximum, 0..1. p_ckpt: the
+  age-following rate as a share of the capability, or the overrun past
+  the async mark if larger. */
   double p_ckpt{0};
   double p_dirty{0};
   double p_free{0};
@@ -127,9 +146,23 @@ struct Decision {
   bool backing_off{false};
 };
 
-/** Checkpoint-age pressure: 0 up to half the async mark, 1 at the async mark
-and beyond, linear between. 0 if the mark is unknown (0). */
-double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark);
+/** Checkpoint-age pressure, the age target overrun: 0 up to the async mark,
+1 at the sync mark and beyond, linear between (1 from the async mark if the
+sync mark is not above it). 0 if the async mark is unknown (0). */
+double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark, uint64_t sync_mark);
+
+/** Flush rate that brings the checkpoint age to a target.
+@param[in] flushed       pages flushed per second in the last interval (> 0)
+@param[in] generated     redo generated per second in it (LSN units)
+@param[in] lsn_per_page  checkpoint advance per page flushed (smoothed)
+@param[in] age           checkpoint age now
+@param[in] target        checkpoint age wanted
+@param[in] horizon_s     seconds over which to close the gap
+@return pages per second that advance the checkpoint by the redo generated
+plus the gap over the horizon, bounded to flushed x [0.8, 1.25]; 0 when the
+age is so far below the target that no advance is wanted */
+double ckpt_rate(double flushed, double generated, double lsn_per_page,
+                 double age, double target, double horizon_s);
 
 /** Dirty-page pressure: 0 at or below lwm, 1 at or above max, linear
 between (NaN gives 0). */
@@ -159,6 +192,9 @@ class Controller {
   /** Learn the capability from the interval's writes and latency. */
   void learn(const Config &cfg, const Observation &obs);
 
+  /** Update the flush rate that holds the checkpoint age at its target. */
+  void follow_age(const Config &cfg, const Observation &obs);
+
   Decision m_last;
   /** Capability estimate, pages/s (0: not started). */
   double m_capability{0};
@@ -178,6 +214,23 @@ class Controller {
   unsigned m_since_cut{100};
   /** Capability at which latency last broke the limit (0: never). */
   double m_last_cut{0};
+  /** Age-following flush rate, pages/s (0: none). */
+  double m_ckpt_rate{0};
+  /** One interval, as the age-following rate remembers it. */
+  struct Sample {
+    uint64_t lsn;
+    double age;
+    double flushed;
+    double interval_s;
+  };
+  /** The last intervals (the advance per page is measured over them). */
+  static constexpr unsigned WINDOW = 8;
+  Sample m_window[WINDOW]{};
+  /** Index of the newest sample, and how many are valid. */
+  unsigned m_newest{0};
+  unsigned m_samples{0};
+  /** Checkpoint age, smoothed (0: not measured). */
+  double m_age{0};
 };
 
 }  // namespace buf_flush_pace
