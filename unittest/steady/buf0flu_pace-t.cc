@@ -285,10 +285,10 @@ TEST(FlushPaceClosedLoop, SettlesWithoutOscillation) {
 
 /* Write combining: a page flushed at a younger age has taken fewer
 changes, so every point of age given away costs page writes. The age is
-held just short of the async mark (90% of it), not flushed down early:
-the page writes stay within 15% of what the load needs at the async mark,
-and the async mark (upstream's aggressive flushing) is not crossed once
-settled. */
+held just short of the async mark (AGE_TARGET, 90% of it), not flushed
+down early: the page writes stay within 15% of what the load needs at the
+async mark, and the async mark (upstream's aggressive flushing) is not
+crossed once settled; the sync mark never. */
 TEST(FlushPaceClosedLoop, HoldsAgeJustShortOfTheAsyncMark) {
   Device dev;
   Engine eng;
@@ -298,10 +298,10 @@ TEST(FlushPaceClosedLoop, HoldsAgeJustShortOfTheAsyncMark) {
 
   const Result r = run(300, dev, eng, true, no_change);
   EXPECT_EQ(r.sync_seconds, 0);
-  EXPECT_LT(max_of(r.age, 0, 300), eng.async_mark);
+  EXPECT_LT(max_of(r.age, 100, 300), eng.async_mark);
   const double age = mean_of(r.age, 100, 300) / eng.async_mark;
-  EXPECT_GT(age, 0.85);
-  EXPECT_LT(age, 0.95);
+  EXPECT_GT(age, buf_flush_pace::AGE_TARGET - 0.03);
+  EXPECT_LT(age, buf_flush_pace::AGE_TARGET + 0.03);
   EXPECT_LT(mean_of(r.flushed, 100, 300), 1.15 * eng.need);
   EXPECT_LE(reversals(r.budget, 100, 5), 2);
 }
@@ -323,8 +323,8 @@ TEST(FlushPaceClosedLoop, FollowsALoadStep) {
   EXPECT_EQ(r.sync_seconds, 0);
   const double lo = min_of(r.age, 180, 300) / eng.async_mark;
   const double hi = max_of(r.age, 180, 300) / eng.async_mark;
-  EXPECT_GT(lo, 0.85);
-  EXPECT_LT(hi, 0.95);
+  EXPECT_GT(lo, buf_flush_pace::AGE_TARGET - 0.05);
+  EXPECT_LT(hi, buf_flush_pace::AGE_TARGET + 0.05);
   EXPECT_GT(mean_of(r.flushed, 200, 300), 1.8 * eng.need);
   EXPECT_LE(reversals(r.budget, 180, 5), 2);
 }
@@ -344,8 +344,10 @@ TEST(FlushPaceClosedLoop, NoisyAgeStillSettles) {
   const double lo = min_of(r.budget, 150, 300);
   const double hi = max_of(r.budget, 150, 300);
   EXPECT_LT(hi / lo, 1.6) << "budget " << lo << " .. " << hi;
-  EXPECT_LT(max_of(r.age, 100, 300), 0.96 * eng.async_mark);
-  EXPECT_GT(min_of(r.age, 100, 300), 0.84 * eng.async_mark);
+  EXPECT_LT(max_of(r.age, 100, 300),
+            (buf_flush_pace::AGE_TARGET + 0.06) * eng.async_mark);
+  EXPECT_GT(min_of(r.age, 100, 300),
+            (buf_flush_pace::AGE_TARGET - 0.06) * eng.async_mark);
 }
 
 /* Noisy latency (+/-30%) changes nothing of the above. */
@@ -361,15 +363,16 @@ TEST(FlushPaceClosedLoop, NoisyLatencyStillSettles) {
   EXPECT_LE(reversals(r.budget, 150, 10), 4);
 }
 
-/* The load needs more than the device can give (4000 pages/s on a device
-of 8000 writes/s shared with 500 foreground writes is fine; 9000 is not):
-the controller backs off to the device, latency stays within the limit
-and the budget never runs past what the device carries. */
+/* The device slows down under a load it carried: at 150 s it drops to
+2500 writes/s (a neighbour, a throttle), of which the foreground takes 500
+and the load needs the other 2000. The capability estimate comes down to
+the device; the page cleaner keeps writing what the device completes (the
+age would otherwise run into the sync mark, where upstream would write
+as much, in bursts), with no queue growing without end. */
 TEST(FlushPaceClosedLoop, BacksOffWhenLatencyRises) {
   Device dev;
   Engine eng;
   eng.need = 2000;
-  /* At 150 s the device slows to 2500 writes/s (a neighbour, a throttle). */
   auto slow_down = [](int t, Device *d, Engine *) {
     if (t == 150) d->capacity = 2500;
   };
@@ -379,15 +382,19 @@ TEST(FlushPaceClosedLoop, BacksOffWhenLatencyRises) {
   EXPECT_GT(r.capability[149], 4 * cfg.io_capacity_max);
   /* After: the estimate comes down to the device ... */
   EXPECT_LT(max_of(r.capability, 250, 400), 1.1 * 2500);
-  /* ... and the latency back near the limit (2x idle): it may hold a
-  little above it while the queue does not grow (the hold band), with no
-  queue growing without end. */
-  EXPECT_LT(mean_of(r.latency, 250, 400), 2.5 * dev.idle_us);
-  EXPECT_LT(max_of(r.latency, 300, 400), 4.0 * dev.idle_us);
+  /* ... the device is kept busy with the flushing the load needs ... */
+  EXPECT_GT(mean_of(r.flushed, 250, 400), 0.9 * 2000);
+  /* ... and its queue stays short: well under a second. */
+  EXPECT_LT(max_of(r.latency, 250, 400), 0.5e6);
+  EXPECT_LT(mean_of(r.latency, 250, 400), 0.2e6);
 }
 
-/* A throttle (latency flat up to the cap, then a queue): the estimate
-converges close to the cap, from below. */
+/* A throttle (latency flat up to the cap, then a queue) under a load that
+needs twice what it can write: the estimate converges close to the cap,
+from below; with the age past the async mark the page cleaner writes what
+the throttle lets through (at least 90% of what is left after the
+foreground), and the queue stays short (never a standing one of
+seconds). */
 TEST(FlushPaceClosedLoop, FindsAThrottledDevice) {
   Device dev;
   dev.capacity = 3000;
@@ -398,12 +405,10 @@ TEST(FlushPaceClosedLoop, FindsAThrottledDevice) {
   const double cap_mean = mean_of(r.capability, 150, 300);
   EXPECT_GT(cap_mean, 0.55 * dev.capacity);
   EXPECT_LT(cap_mean, 1.2 * dev.capacity);
-  /* Probing past the cap costs a short queue now and then (a few
-  seconds every minute or two), never a standing one. */
-  int over = 0;
-  for (size_t i = 150; i < 300; ++i) over += r.latency[i] > 2.0 * dev.idle_us;
-  EXPECT_LE(over, 150 * 10 / 100) << over << " of 150 s over the limit";
+  EXPECT_GT(mean_of(r.flushed, 150, 300),
+            0.9 * (dev.capacity - eng.foreground_writes));
   EXPECT_LT(max_of(r.latency, 150, 300), 0.5e6) << "a queue of seconds";
+  EXPECT_LT(mean_of(r.latency, 150, 300), 0.2e6);
 }
 
 /* The device gets faster and the load grows: the estimate follows up. */
@@ -467,13 +472,12 @@ second without pressure, and is gone a while after. */
 TEST(FlushPaceController, PressureFallsSlowly) {
   Controller ctl;
   Observation obs;
-  obs.async_mark = 1000;
-  obs.lsn_age = 1000;
+  obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
   obs.free_pages = 100000;
   const Decision first = ctl.update(config(), obs);
   EXPECT_EQ(first.pressure, 1);
   EXPECT_EQ(first.budget, 200u); /* one bounded step: innodb_io_capacity */
-  obs.lsn_age = 0;
+  obs.dirty_pct = 0;
   const Decision second = ctl.update(config(), obs);
   EXPECT_GT(second.budget, 0u);
   EXPECT_LT(second.pressure, 1);
@@ -491,8 +495,7 @@ floor for good. */
 TEST(FlushPaceController, BaselineFollowsUpstreamsOwnFlushing) {
   Controller ctl;
   Observation obs;
-  obs.async_mark = 1000;
-  obs.lsn_age = 1000; /* past the async mark: full pressure */
+  obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
   obs.free_pages = 100000;
   /* One quiet second: 200 pages at 1 ms. */
   obs.writes = obs.submitted = obs.flushed = obs.upstream = 200;
@@ -524,8 +527,7 @@ three minutes. */
 TEST(FlushPaceController, UpstreamSyncFlushDoesNotCut) {
   Controller ctl;
   Observation obs;
-  obs.async_mark = 1000;
-  obs.lsn_age = 1000;
+  obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
   obs.free_pages = 100000;
   obs.writes = obs.submitted = 2000;
   obs.flushed = 2000;
@@ -561,8 +563,7 @@ TEST(FlushPaceClosedLoop, CeilingHonoured) {
 TEST(FlushPaceController, ResetForgets) {
   Controller ctl;
   Observation obs;
-  obs.async_mark = 1000;
-  obs.lsn_age = 1000;
+  obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
   obs.writes = 3000;
   obs.write_latency_us = 100;
   obs.flushed = 100000;

@@ -32,6 +32,7 @@ Free Software Foundation.
 #include "fil0fil.h"
 #include "fsp0sysspace.h"
 #include "log0chkp.h"
+#include "log0files_capacity.h"
 #include "log0log.h"
 #include "os0diskstats.h"
 #include "os0write_stats.h"
@@ -211,8 +212,16 @@ void update(Clock::time_point now) {
   const lsn_t lsn = log_get_lsn(*log_sys);
   obs.lsn_age = oldest != 0 && lsn > oldest ? lsn - oldest : 0;
   obs.lsn = lsn;
-  obs.async_mark = log_sys->m_capacity.adaptive_flush_min_age();
-  obs.sync_mark = log_sys->m_capacity.adaptive_flush_max_age();
+  /* The marks as upstream applies them to this age: less the free-check
+  margin (the concurrency margin, about 6% of the redo capacity with
+  innodb_thread_concurrency=0), see get_pct_for_lsn() and
+  log_sync_flush_lsn(). */
+  lsn_t free_check_limit = 0, dirty_age_limit = 0;
+  log_files_capacity_get_limits(*log_sys, free_check_limit, dirty_age_limit);
+  const lsn_t margin = log_free_check_margin(*log_sys);
+  const lsn_t sync_age = log_sys->m_capacity.adaptive_flush_max_age();
+  obs.async_mark = dirty_age_limit;
+  obs.sync_mark = sync_age > margin ? sync_age - margin : 0;
   obs.dirty_pct = buf_get_modified_ratio_pct();
   ulint lru_len = 0, free_len = 0, flush_len = 0;
   buf_get_total_list_len(&lru_len, &free_len, &flush_len);

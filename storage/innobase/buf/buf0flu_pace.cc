@@ -31,6 +31,9 @@ submitted ones, by more than BEHIND_SLACK (a batch in flight at the
 interval's edge is not a queue). */
 constexpr double BEHIND_SHARE = 0.95;
 constexpr double BEHIND_SLACK = 128;
+/** A queue stands when the writes submitted and not completed exceed this
+share of a second's completed writes (and BEHIND_SLACK). */
+constexpr double QUEUE_SHARE = 0.1;
 /** Over this multiple of the limit latency counts whatever the queue. */
 constexpr double SEVERE = 3.0;
 /** Weight of the last second in the smoothed latency. */
@@ -68,11 +71,6 @@ constexpr double STEP_DOWN = 0.3;
 constexpr double MIN_PRESSURE = 0.01;
 /** The LRU depth rises to (1 + this) x innodb_lru_scan_depth. */
 constexpr double LRU_BOOST = 3.0;
-/** Checkpoint age the flush rate aims for, share of the async mark: as old
-as it can be without upstream's aggressive flushing, so that a page takes
-as many changes as it can before it is written, with room left below the
-sync mark for a second or two of error. */
-constexpr double AGE_TARGET = 0.9;
 /** Seconds over which the age is brought back to that target. */
 constexpr double AGE_HORIZON_S = 4;
 /** Weight of the last interval in the age the rate is set from. */
@@ -140,6 +138,11 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   /* What the page cleaner itself flushed: the capability is what it may
   add to the device on top of everybody else's writes. */
   const double carried = obs.flushed / interval;
+  /* Writes submitted and not completed, summed over the intervals: the
+  queue at the device (a throttle's, or the AIO layer's). */
+  m_queue = std::max(0.0, m_queue + static_cast<double>(obs.submitted) -
+                              static_cast<double>(obs.writes));
+  m_queued = m_queue > std::max(BEHIND_SLACK, QUEUE_SHARE * obs.writes);
   const bool measured = obs.writes >= MIN_WRITES && obs.write_latency_us > 0;
   m_last.latency_us = measured ? obs.write_latency_us : 0;
   m_last.backing_off = false;
@@ -173,8 +176,11 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   that says nothing against what pacing adds, so it does not cut. */
   /* Either way this interval's own latency must be over the limit: once
   a queue has drained, the smoothed latency still remembers it for a
-  while, and cutting on that memory alone cut again and again. */
-  if (carried > light && obs.write_latency_us > limit &&
+  while, and cutting on that memory alone cut again and again. Nor does
+  the flushing the checkpoint age required past the async mark cut:
+  upstream would have done it too, in sync mode. */
+  m_behind = behind;
+  if (carried > std::max(light, m_required) && obs.write_latency_us > limit &&
       (behind || std::min(lat, obs.write_latency_us) > SEVERE * limit)) {
     m_last.backing_off = true;
     if (++m_over >= CUT_AFTER && m_since_cut >= CUT_SPACING) {
@@ -247,6 +253,14 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
       pages > 0 ? advanced / (pages / seconds) : 0; /* 0: advanced nothing */
   m_ckpt_rate = ckpt_rate(flushed_now, generated, per_page, m_age,
                           AGE_TARGET * obs.async_mark, AGE_HORIZON_S);
+  /* A queue stands at the device: asking for more than it completed
+  would only lengthen it; ask for less until it drains. The write queue
+  grew in the last interval: no more than it completed. */
+  if (m_queued) {
+    m_ckpt_rate = std::min(m_ckpt_rate, flushed_now * (1 - RATE_DOWN));
+  } else if (m_behind) {
+    m_ckpt_rate = std::min(m_ckpt_rate, flushed_now);
+  }
 }
 
 const Decision &Controller::update(const Config &cfg, const Observation &obs) {
@@ -260,16 +274,16 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   const uint64_t instances = std::max<uint64_t>(obs.instances, 1);
   const double io_cap = static_cast<double>(cfg.io_capacity);
   const double scale = std::max(m_capability, io_cap);
-  /* Past the async mark (the age target was overrun) the checkpoint age
-  presses like the other pressures, up to the whole capability at the
-  sync mark; below it, the age-following rate alone speaks for it. */
+  /* How far the age is past the async mark (the age target was overrun):
+  it lifts the capability from the age-following rate and is reported;
+  the rate itself speaks for the checkpoint age. */
   const double p_overrun =
       ckpt_pressure(obs.lsn_age, obs.async_mark, obs.sync_mark);
   m_last.p_ckpt = std::max(p_overrun, clamp01(m_ckpt_rate / scale));
   m_last.p_dirty = dirty_pressure(obs.dirty_pct, cfg.dirty_lwm_pct, cfg.dirty_max_pct);
   m_last.p_free = free_pressure(obs.free_pages, cfg.lru_scan_depth * instances,
                                 obs.free_waits);
-  const double raw = std::max(p_overrun, std::max(m_last.p_dirty, m_last.p_free));
+  const double raw = std::max(m_last.p_dirty, m_last.p_free);
   m_pressure = smooth_down(m_pressure, raw);
   m_free_pressure = smooth_down(m_free_pressure, m_last.p_free);
 
@@ -279,7 +293,18 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   pressure. The age-following rate is already in pages per second. */
   double target = 0;
   if (m_pressure >= MIN_PRESSURE) target = m_pressure * scale;
-  target = std::max(target, std::min(m_ckpt_rate, scale));
+  /* Past the async mark the age-following rate is no longer held to the
+  capability, only to what the device completes (see follow_age()): the
+  alternative is upstream's sync-mode flushing, which writes as fast as
+  the device takes and stalls commits as well. A ceiling set by the user
+  holds. */
+  double ceiling = p_overrun > 0 ? std::max(scale, m_ckpt_rate) : scale;
+  m_required = p_overrun > 0 ? m_ckpt_rate : 0;
+  if (cfg.capability_ceiling > 0) {
+    ceiling = std::min(ceiling, static_cast<double>(std::max(
+                                    cfg.capability_ceiling, cfg.io_capacity)));
+  }
+  target = std::max(target, std::min(m_ckpt_rate, ceiling));
   if (target == 0) {
     m_budget = 0;
   } else if (target > m_budget) {
@@ -288,8 +313,9 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   } else {
     m_budget = std::max(target, m_budget * (1 - STEP_DOWN));
   }
-  /* Never above what the device carries at low latency. */
-  m_budget = std::min(m_budget, std::max(m_capability, io_cap));
+  /* Never above what the device carries at low latency, but past the
+  async mark. */
+  m_budget = std::min(m_budget, std::max(ceiling, io_cap));
 
   m_last.budget = static_cast<uint64_t>(m_budget);
   m_last.capability = static_cast<uint64_t>(m_capability);

@@ -24,37 +24,40 @@ Free Software Foundation.
    while flushing is using it, the write queue is not growing and latency
    is within innodb_adaptive_flushing_device_latency_pct of the baseline
    (the latency seen while the page cleaner flushes no more than upstream
-   would); slowly near the level where it was last cut. While the page
-   cleaner flushes more than upstream asked for (upstream's own sync
-   flushing says nothing against pacing), it is cut when for
-   two intervals latency is over the limit while the write queue grows, or
-   over three times the limit whatever the queue, at most once every three
-   intervals (foreground reads and commits keep their latency). Latency
-   here is smoothed over a few seconds. Between the limit and three times
-   it, with the queue not growing, it holds: a
-   shared device's latency is noisy, and a busier device is slower without
-   being saturated.
+   would); slowly near the level where it was last cut, not at all for a
+   while after a cut. While the page cleaner flushes more than upstream
+   asked for and than the checkpoint age required past the async mark
+   (upstream would have flushed that much too, in sync mode), it is cut
+   when for two intervals the interval's latency is over the limit while
+   the write queue grows, or both it and the smoothed latency are over
+   three times the limit, at most once every three intervals (foreground
+   reads and commits keep their latency). Between the limit and three
+   times it, with the queue not growing, it holds: a shared device's
+   latency is noisy, and a busier device is slower without being
+   saturated.
  - Checkpoint age: a flush rate that holds the age at 90% of the async
    mark, just short of upstream's aggressive flushing, so that pages take
    as many changes as they can before they are written (the fewest page
    writes per commit) and the sync mark is never reached. Each interval
    it measures how far the checkpoint advanced per page flushed over the
    last seven intervals (redo generated minus the change of the smoothed
-   age, over
-   the pages flushed), and sets the flush rate that advances it by the redo
-   generated plus the gap to the target over four seconds, by a bounded
-   step (x0.8 .. x1.25 of what was flushed). Below the target by more
-   than that, no rate: upstream decides.
- - Pressure, 0..1, the largest of: checkpoint age past the async mark
-   (1 at the sync mark; the age target was overrun), dirty pages between
+   age, over the pages flushed), and sets the flush rate that advances it
+   by the redo generated plus the gap to the target over four seconds, by
+   a bounded step (x0.8 .. x1.25 of what was flushed). Below the target
+   by more than that, no rate: upstream decides. It asks for no more than
+   the device completed while the write queue grows, and for less while a
+   queue stands (writes submitted and not completed over a tenth of a
+   second's).
+ - Pressure, 0..1, the larger of: dirty pages between
    innodb_max_dirty_pages_pct_lwm and innodb_max_dirty_pages_pct, free
    pages below the LRU target (1 as soon as a thread waited for a free
    page). It rises at once and falls slowly.
  - Budget: the larger of the age-following rate and pressure x capability
-   pages per second, never above the capability, moved towards that
-   target by a bounded step. No rate and no pressure, no budget: the page
-   cleaner then does exactly what upstream asks. The caller never flushes
-   less than upstream asked for.
+   pages per second, never above the capability below the async mark
+   (past it, the age-following rate is held only by what the device
+   completes), moved towards that target by a bounded step. No rate and
+   no pressure, no budget: the page cleaner then does exactly what
+   upstream asks. The caller never flushes less than upstream asked for.
  - LRU depth: the free pages the LRU batch keeps per instance, raised from
    innodb_lru_scan_depth by up to 4x under free-page pressure, so user
    threads do not have to flush single pages themselves. */
@@ -65,6 +68,12 @@ Free Software Foundation.
 #include <cstdint>
 
 namespace buf_flush_pace {
+
+/** Checkpoint age the flush rate aims for, share of the async mark: as old
+as it can be without upstream's aggressive flushing, so that a page takes
+as many changes as it can before it is written, with room left below the
+sync mark for a second or two of error. */
+constexpr double AGE_TARGET = 0.9;
 
 /** Settings, read at every iteration (all of them are dynamic). */
 struct Config {
@@ -134,8 +143,8 @@ struct Decision {
   /** Last interval's mean write latency, microseconds. */
   double latency_us{0};
   /** Pressure components and their smoothed maximum, 0..1. p_ckpt: the
-  age-following rate as a share of the capability, or the overrun past
-  the async mark if larger. */
+  age-following rate as a share of the capability, or how far the age is
+  past the async mark towards the sync mark if larger (reported only). */
   double p_ckpt{0};
   double p_dirty{0};
   double p_free{0};
@@ -216,6 +225,15 @@ class Controller {
   double m_last_cut{0};
   /** Age-following flush rate, pages/s (0: none). */
   double m_ckpt_rate{0};
+  /** The age-following rate the last budget carried past the async mark,
+  beyond the capability if need be, pages/s (0: none). */
+  double m_required{0};
+  /** The write queue grew in the last interval. */
+  bool m_behind{false};
+  /** Writes submitted and not completed, summed over the intervals. */
+  double m_queue{0};
+  /** That queue stands (is more than a tenth of a second's writes). */
+  bool m_queued{false};
   /** One interval, as the age-following rate remembers it. */
   struct Sample {
     uint64_t lsn;
