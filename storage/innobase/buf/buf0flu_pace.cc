@@ -171,14 +171,14 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
 
   if (m_since_cut < CUT_HOLD) m_since_cut++;
   /* A growing queue is direct evidence: it acts on this second's
-  latency; latency alone acts only when it stays high. */
-  /* Upstream's own flushing (a sync flush round) may overload the device:
-  that says nothing against what pacing adds, so it does not cut. */
-  /* Either way this interval's own latency must be over the limit: once
-  a queue has drained, the smoothed latency still remembers it for a
-  while, and cutting on that memory alone cut again and again. Nor does
-  the flushing the checkpoint age required past the async mark cut:
-  upstream would have done it too, in sync mode. */
+  latency; latency alone acts only when it stays high. Either way this
+  interval's own latency must be over the limit: once a queue has
+  drained, the smoothed latency still remembers it for a while, and
+  cutting on that memory alone cut again and again. Only what pacing
+  added counts: upstream's own flushing (a sync flush round) and the
+  flushing the checkpoint age required past the async mark (upstream
+  would have done it too, in sync mode) may overload the device without
+  saying anything against the capability. */
   m_behind = behind;
   if (carried > std::max(light, m_required) && obs.write_latency_us > limit &&
       (behind || std::min(lat, obs.write_latency_us) > SEVERE * limit)) {
