@@ -71,8 +71,14 @@ constexpr double STEP_DOWN = 0.3;
 constexpr double MIN_PRESSURE = 0.01;
 /** The LRU depth rises to (1 + this) x innodb_lru_scan_depth. */
 constexpr double LRU_BOOST = 3.0;
-/** Seconds over which the age is brought back to that target. */
+/** Seconds over which the age is brought back to that target from
+above... */
 constexpr double AGE_HORIZON_S = 4;
+/** ...and over which it is let rise to it from below: the rate starts
+to ramp (by at most RATE_UP a second) this many seconds of redo before
+the target, so that it has reached the rate that holds the age when the
+age gets there, instead of starting at upstream's and overshooting. */
+constexpr double AGE_APPROACH_S = 12;
 /** Weight of the last interval in the age the rate is set from. */
 constexpr double AGE_WEIGHT = 0.5;
 /** Largest change of the age-following rate per interval, share of what
@@ -228,7 +234,7 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   const double age = static_cast<double>(obs.lsn_age);
   m_age = m_age == 0 ? age : m_age + (age - m_age) * AGE_WEIGHT;
   m_newest = (m_newest + 1) % WINDOW;
-  m_window[m_newest] = {obs.lsn, m_age, static_cast<double>(obs.flushed),
+  m_window[m_newest] = {obs.lsn, age, static_cast<double>(obs.flushed),
                         interval};
   if (m_samples < WINDOW) m_samples++;
   if (m_samples < 2) return;
@@ -246,13 +252,15 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
     seconds += s.interval_s;
   }
   const double generated = (obs.lsn - oldest.lsn) / seconds;
-  const double advanced = generated - (m_age - oldest.age) / seconds;
+  const double advanced = generated - (age - oldest.age) / seconds;
   const double flushed_now = std::max(static_cast<double>(cfg.io_capacity),
                                       obs.flushed / interval);
   const double per_page =
       pages > 0 ? advanced / (pages / seconds) : 0; /* 0: advanced nothing */
-  m_ckpt_rate = ckpt_rate(flushed_now, generated, per_page, m_age,
-                          AGE_TARGET * obs.async_mark, AGE_HORIZON_S);
+  const double target = AGE_TARGET * obs.async_mark;
+  const bool below = m_age < target;
+  m_ckpt_rate = ckpt_rate(flushed_now, generated, per_page, m_age, target,
+                          below ? AGE_APPROACH_S : AGE_HORIZON_S);
   /* A queue stands at the device: asking for more than it completed
   would only lengthen it; ask for less until it drains. The write queue
   grew in the last interval: no more than it completed. */
