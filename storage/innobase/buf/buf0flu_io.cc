@@ -62,9 +62,15 @@ struct Pace_state {
   uint64_t flushed{0};
   /** Pages upstream asked for since the last update. */
   uint64_t upstream{0};
-  /** Upstream's and our target in the current iteration. */
+  /** Upstream's and our target in the current iteration (a second, or
+  a sync flush round), and the flush-list pages flushed for it so far
+  (its slices add up), of which counted as beyond upstream's. */
   ulint iter_upstream{0};
   ulint iter_target{0};
+  ulint iter_list{0};
+  ulint iter_beyond{0};
+  /** The second's target, cut in slices spread over the second. */
+  buf_flush_pace::Slicer slicer;
   /** Block devices, resolved when pacing is first turned on. */
   bool devices_resolved{false};
   os_diskstats::Disk_util_sampler sampler;
@@ -86,6 +92,7 @@ struct Pace_status {
   std::atomic<uint64_t> p_dirty{0};
   std::atomic<uint64_t> p_free{0};
   std::atomic<uint64_t> lru_depth{0};
+  std::atomic<uint64_t> slices{1};
   std::atomic<bool> dev_valid{false};
   std::atomic<uint64_t> util_x100{0};
   std::atomic<uint64_t> queue_x100{0};
@@ -96,6 +103,13 @@ Pace_status status;
 /** Devices sampled, set once by the coordinator. */
 char devices[256];
 std::atomic<bool> devices_set{false};
+
+/** @return a time point as seconds, for the Slicer */
+double seconds(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::duration<double>>(
+             t.time_since_epoch())
+      .count();
+}
 
 bool is_auto(const char *value) {
   return value == nullptr || *value == '\0' ||
@@ -179,6 +193,7 @@ void stop() {
   pace.on = false;
   os_write_stats::set_enabled(false);
   pace.controller.reset();
+  pace.slicer = buf_flush_pace::Slicer();
   lru_depth.store(0);
   status.updated.store(false);
   MONITOR_SET(MONITOR_FLUSH_PACE_BUDGET, 0);
@@ -276,6 +291,8 @@ bool buf_flush_io_device_option_valid(const char *value) {
 ulint buf_flush_pace_target(ulint n_pages) {
   pace.iter_upstream = n_pages;
   pace.iter_target = n_pages;
+  pace.iter_list = 0;
+  pace.iter_beyond = 0;
   if (!srv_adaptive_flushing_device_pacing) {
     if (pace.on) stop();
     return n_pages;
@@ -292,19 +309,48 @@ ulint buf_flush_pace_target(ulint n_pages) {
   return pace.iter_target;
 }
 
+ulint buf_flush_pace_slice_first(ulint n_pages) {
+  if (!pace.on) return n_pages;
+  /* Only a target that pacing raised is cut: upstream's own keeps its
+  shares per instance and goes out at once, as upstream sends it. */
+  const bool raised =
+      pace.iter_target > pace.iter_upstream && n_pages == pace.iter_target;
+  const auto first = pace.slicer.first(raised ? n_pages : 0,
+                                       seconds(Clock::now()));
+  status.slices.store(pace.slicer.count());
+  return raised ? static_cast<ulint>(first) : n_pages;
+}
+
+ulint buf_flush_pace_slice_next() {
+  if (!pace.on || !srv_adaptive_flushing_device_pacing) return 0;
+  return static_cast<ulint>(pace.slicer.next(seconds(Clock::now())));
+}
+
+std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
+    std::chrono::steady_clock::time_point next_loop_time) {
+  const double due = pace.on ? pace.slicer.due() : -1;
+  if (due < 0) return next_loop_time;
+  const auto now = Clock::now();
+  const auto wait = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(std::max(0.0, due - seconds(now))));
+  return std::min(next_loop_time, now + wait);
+}
+
 void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   if (!pace.on) return;
   pace.flushed += n_list + n_lru;
-  if (pace.iter_target > pace.iter_upstream && n_list > pace.iter_upstream) {
-    MONITOR_INC_VALUE(
-        MONITOR_FLUSH_PACE_LIST_PAGES,
-        std::min(n_list, pace.iter_target) - pace.iter_upstream);
+  /* Pages beyond upstream's target, over all the slices of the target. */
+  pace.iter_list += n_list;
+  const ulint beyond =
+      std::min(pace.iter_list, pace.iter_target) -
+      std::min(pace.iter_list, pace.iter_upstream);
+  if (beyond > pace.iter_beyond) {
+    MONITOR_INC_VALUE(MONITOR_FLUSH_PACE_LIST_PAGES, beyond - pace.iter_beyond);
+    pace.iter_beyond = beyond;
   }
   if (n_lru > 0 && lru_depth.load(std::memory_order_relaxed) > srv_LRU_scan_depth) {
     MONITOR_INC_VALUE(MONITOR_FLUSH_PACE_LRU_PAGES, n_lru);
   }
-  pace.iter_upstream = 0;
-  pace.iter_target = 0;
 }
 
 ulint buf_flush_pace_lru_depth() {
@@ -328,7 +374,7 @@ void buf_flush_io_print(FILE *file) {
           "Device-paced flushing: budget %lu pages/s, capability %lu pages/s,"
           " page write latency %lu us (baseline %lu us), pressure:"
           " checkpoint age %lu%%, dirty pages %lu%%, free pages %lu%%,"
-          " LRU depth %lu\n",
+          " LRU depth %lu, %lu flush slices per second\n",
           static_cast<ulong>(status.budget.load()),
           static_cast<ulong>(status.capability.load()),
           static_cast<ulong>(status.latency_us.load()),
@@ -336,7 +382,8 @@ void buf_flush_io_print(FILE *file) {
           static_cast<ulong>(status.p_ckpt.load()),
           static_cast<ulong>(status.p_dirty.load()),
           static_cast<ulong>(status.p_free.load()),
-          static_cast<ulong>(status.lru_depth.load()));
+          static_cast<ulong>(status.lru_depth.load()),
+          static_cast<ulong>(status.slices.load()));
   if (devices_set.load()) {
     if (status.dev_valid.load()) {
       fprintf(file,

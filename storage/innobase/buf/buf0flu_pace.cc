@@ -133,6 +133,28 @@ double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits) {
   return clamp01(1.0 - static_cast<double>(free_pages) / half);
 }
 
+uint64_t Slicer::first(uint64_t n_pages, double now_s) {
+  m_start = now_s;
+  m_count = static_cast<unsigned>(
+      std::clamp<uint64_t>(n_pages / SLICE_MIN_PAGES, 1, MAX_SLICES));
+  m_per_slice = n_pages / m_count;
+  m_next = 1;
+  /* The first slice takes the remainder of the division. */
+  return n_pages - m_per_slice * (m_count - 1);
+}
+
+uint64_t Slicer::next(double now_s) {
+  /* A sleep ends up to a clock tick early: a millisecond early is due. */
+  if (m_next >= m_count || now_s + 0.001 < due()) return 0;
+  m_next++;
+  return m_per_slice;
+}
+
+double Slicer::due() const {
+  if (m_next >= m_count) return -1;
+  return m_start + static_cast<double>(m_next) / m_count;
+}
+
 void Controller::reset() { *this = Controller(); }
 
 void Controller::learn(const Config &cfg, const Observation &obs) {

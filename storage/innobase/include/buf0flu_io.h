@@ -21,6 +21,7 @@ Free Software Foundation.
 #ifndef buf0flu_io_h
 #define buf0flu_io_h
 
+#include <chrono>
 #include <cstdio>
 
 #include "univ.i"
@@ -52,6 +53,23 @@ controller at most once a second. Page cleaner coordinator only.
 @param[in]  n_pages  upstream's target
 @return the target, never below n_pages */
 ulint buf_flush_pace_target(ulint n_pages);
+
+/** Spread the second's device-paced flush target over the second
+(buf0flu_pace.h, Slicer), outside sync flush. Page cleaner coordinator
+only.
+@param[in]  n_pages  the second's target, raised by buf_flush_pace_target()
+@return pages to flush now, the first slice (n_pages when not cut) */
+ulint buf_flush_pace_slice_first(ulint n_pages);
+
+/** @return pages of the next slice of the second's target if it is due
+now, else 0. Page cleaner coordinator only. */
+ulint buf_flush_pace_slice_next();
+
+/** When the page cleaner coordinator should wake up next.
+@param[in]  next_loop_time  the start of its next second
+@return when the next slice is due, next_loop_time if none is before it */
+std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
+    std::chrono::steady_clock::time_point next_loop_time);
 
 /** What the page cleaner flushed in its last pass. Page cleaner
 coordinator only.

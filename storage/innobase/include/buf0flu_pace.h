@@ -181,6 +181,49 @@ double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct);
 far the free list is below half the target (0 at or above half). */
 double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits);
 
+/** Fewest pages in one slice of a second's flush target. */
+constexpr uint64_t SLICE_MIN_PAGES = 64;
+/** Most slices per second. */
+constexpr unsigned MAX_SLICES = 10;
+
+/** Spreads one second's device-paced flush target over the second.
+
+Upstream's page cleaner submits its whole target at the start of each
+second, then sleeps. Below innodb_io_capacity_max that is a short burst;
+at the rates device pacing asks for (thousands of pages) it fills the
+device queue, or the IOPS throttle of a cloud volume or a blkio cgroup,
+for a good part of the second, and every redo and binary log write
+submitted meanwhile waits behind it: commits pay for the flushing in
+latency. The Slicer cuts the target into up to MAX_SLICES slices of at
+least SLICE_MIN_PAGES pages, slice i due at i / count of the second, so
+that the same pages go out at the rate the second allows. Times are
+seconds on any monotonic clock. */
+class Slicer {
+ public:
+  /** A new second's target.
+  @param[in]  n_pages  pages to flush in the second
+  @param[in]  now_s    the second's start
+  @return pages for the first slice, now (n_pages if it is not cut) */
+  uint64_t first(uint64_t n_pages, double now_s);
+
+  /** @return pages of the next slice if it is due at now_s, else 0 */
+  uint64_t next(double now_s);
+
+  /** @return when the next slice is due, or a negative value if none is
+  left */
+  double due() const;
+
+  /** @return slices the last target was cut into (1: not cut) */
+  unsigned count() const { return m_count; }
+
+ private:
+  double m_start{0};
+  uint64_t m_per_slice{0};
+  unsigned m_count{1};
+  /** Index of the next slice (m_count: none left). */
+  unsigned m_next{1};
+};
+
 /** The controller. One instance, driven by the page cleaner coordinator. */
 class Controller {
  public:
