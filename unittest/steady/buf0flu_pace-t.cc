@@ -201,11 +201,13 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     obs.free_waits = static_cast<uint64_t>(waits);
 
     if (std::getenv("PACE_TRACE") != nullptr) {
-      std::printf("t=%d age=%.0f%% up=%.0f budget=%lu cap=%lu lat=%.0f flushed=%.0f backlog=%.0f p=%.2f\n",
-                  t, 100 * eng.age / eng.async_mark, up,
-                  static_cast<unsigned long>(d.budget),
-                  static_cast<unsigned long>(d.capability), lat, flushed,
-                  dev.backlog, d.pressure);
+      std::printf(
+          "t=%d age=%.0f%% up=%.0f budget=%lu cap=%lu lat=%.0f flushed=%.0f "
+          "backlog=%.0f p=%.2f\n",
+          t, 100 * eng.age / eng.async_mark, up,
+          static_cast<unsigned long>(d.budget),
+          static_cast<unsigned long>(d.capability), lat, flushed, dev.backlog,
+          d.pressure);
     }
     r.age.push_back(eng.age);
     r.budget.push_back(static_cast<double>(d.budget));
@@ -533,8 +535,8 @@ TEST(FlushPaceController, BaselineFollowsUpstreamsOwnFlushing) {
   /* Then upstream's sync flushing, 800 pages/s, latency 1-13 ms, queue
   steady (completed = submitted), and the page cleaner doing what the
   budget allows on top. */
-  const double lat[] = {1200, 6700, 12400, 4400, 1400, 6800, 1700, 7900,
-                        8000, 8400, 4400, 5600, 5000, 3100, 11400, 4700};
+  const double lat[] = {1200, 6700, 12400, 4400, 1400, 6800, 1700,  7900,
+                        8000, 8400, 4400,  5600, 5000, 3100, 11400, 4700};
   uint64_t cap = 0;
   for (int i = 0; i < 120; ++i) {
     const Decision &d = ctl.last();
@@ -679,8 +681,8 @@ TEST(FlushPaceSlicer, CommitWritesWaitLessBehindSlices) {
       worst = std::max(worst, ahead / capacity_per_ms);
       queue_commits += commits_per_ms;
       double serve = capacity_per_ms;
-      const double p = std::min(queue_pages, serve * queue_pages /
-                                                 std::max(ahead, 1e-9));
+      const double p =
+          std::min(queue_pages, serve * queue_pages / std::max(ahead, 1e-9));
       queue_pages -= p;
       serve -= p;
       queue_commits -= std::min(queue_commits, serve);

@@ -112,8 +112,7 @@ double seconds(Clock::time_point t) {
 }
 
 bool is_auto(const char *value) {
-  return value == nullptr || *value == '\0' ||
-         strcasecmp(value, "auto") == 0;
+  return value == nullptr || *value == '\0' || strcasecmp(value, "auto") == 0;
 }
 
 /** Add the block device holding a path, if it is on one. */
@@ -148,8 +147,7 @@ void resolve_devices() {
     }
   }
   if (pace.sampler.init("/sys", devs) > 0) {
-    snprintf(devices, sizeof(devices), "%s",
-             pace.sampler.describe().c_str());
+    snprintf(devices, sizeof(devices), "%s", pace.sampler.describe().c_str());
   } else {
     snprintf(devices, sizeof(devices), "%s", "none (not on a block device)");
   }
@@ -212,14 +210,14 @@ void update(Clock::time_point now) {
   cfg.dirty_max_pct = srv_max_buf_pool_modified_pct;
 
   buf_flush_pace::Observation obs;
-  obs.interval_s =
-      std::chrono::duration_cast<std::chrono::duration<double>>(
-          now - pace.last_update)
-          .count();
+  obs.interval_s = std::chrono::duration_cast<std::chrono::duration<double>>(
+                       now - pace.last_update)
+                       .count();
   const auto writes = os_write_stats::read();
   obs.writes = writes.writes - pace.last_writes.writes;
   obs.submitted = writes.submitted - pace.last_writes.submitted;
-  obs.write_latency_us = os_write_stats::mean_latency_us(pace.last_writes, writes);
+  obs.write_latency_us =
+      os_write_stats::mean_latency_us(pace.last_writes, writes);
   obs.flushed = pace.flushed;
   obs.upstream = pace.upstream;
 
@@ -315,8 +313,8 @@ ulint buf_flush_pace_slice_first(ulint n_pages) {
   shares per instance and goes out at once, as upstream sends it. */
   const bool raised =
       pace.iter_target > pace.iter_upstream && n_pages == pace.iter_target;
-  const auto first = pace.slicer.first(raised ? n_pages : 0,
-                                       seconds(Clock::now()));
+  const auto first =
+      pace.slicer.first(raised ? n_pages : 0, seconds(Clock::now()));
   status.slices.store(pace.slicer.count());
   return raised ? static_cast<ulint>(first) : n_pages;
 }
@@ -341,14 +339,14 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   pace.flushed += n_list + n_lru;
   /* Pages beyond upstream's target, over all the slices of the target. */
   pace.iter_list += n_list;
-  const ulint beyond =
-      std::min(pace.iter_list, pace.iter_target) -
-      std::min(pace.iter_list, pace.iter_upstream);
+  const ulint beyond = std::min(pace.iter_list, pace.iter_target) -
+                       std::min(pace.iter_list, pace.iter_upstream);
   if (beyond > pace.iter_beyond) {
     MONITOR_INC_VALUE(MONITOR_FLUSH_PACE_LIST_PAGES, beyond - pace.iter_beyond);
     pace.iter_beyond = beyond;
   }
-  if (n_lru > 0 && lru_depth.load(std::memory_order_relaxed) > srv_LRU_scan_depth) {
+  if (n_lru > 0 &&
+      lru_depth.load(std::memory_order_relaxed) > srv_LRU_scan_depth) {
     MONITOR_INC_VALUE(MONITOR_FLUSH_PACE_LRU_PAGES, n_lru);
   }
 }

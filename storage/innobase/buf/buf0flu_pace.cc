@@ -158,9 +158,11 @@ double Slicer::due() const {
 void Controller::reset() { *this = Controller(); }
 
 void Controller::learn(const Config &cfg, const Observation &obs) {
-  const double floor = static_cast<double>(std::max<uint64_t>(cfg.io_capacity, 1));
+  const double floor =
+      static_cast<double>(std::max<uint64_t>(cfg.io_capacity, 1));
   if (m_capability == 0) {
-    m_capability = std::max<double>(floor, static_cast<double>(cfg.io_capacity_max));
+    m_capability =
+        std::max<double>(floor, static_cast<double>(cfg.io_capacity_max));
   }
   const double interval = obs.interval_s > 0 ? obs.interval_s : 1.0;
   /* What the page cleaner itself flushed: the capability is what it may
@@ -193,9 +195,11 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
     m_baseline_us += (obs.write_latency_us - m_baseline_us) * BASELINE_WEIGHT;
   }
 
-  const double limit = m_baseline_us * std::max<uint64_t>(cfg.latency_pct, 100) / 100.0;
-  const bool behind = static_cast<double>(obs.writes) <
-                      BEHIND_SHARE * static_cast<double>(obs.submitted) - BEHIND_SLACK;
+  const double limit =
+      m_baseline_us * std::max<uint64_t>(cfg.latency_pct, 100) / 100.0;
+  const bool behind =
+      static_cast<double>(obs.writes) <
+      BEHIND_SHARE * static_cast<double>(obs.submitted) - BEHIND_SLACK;
 
   if (m_since_cut < CUT_HOLD) m_since_cut++;
   /* A growing queue is direct evidence: it acts on this second's
@@ -222,7 +226,8 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   m_over = 0;
 
   const bool cleaner_busy =
-      m_budget > 0 && static_cast<double>(obs.flushed) / interval >= 0.8 * m_budget;
+      m_budget > 0 &&
+      static_cast<double>(obs.flushed) / interval >= 0.8 * m_budget;
   const bool pressed = m_pressure >= PROBE_PRESSURE ||
                        m_ckpt_rate >= PROBE_PRESSURE * m_capability;
   if (lat <= limit && !behind && pressed && cleaner_busy &&
@@ -275,8 +280,8 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   }
   const double generated = (obs.lsn - oldest.lsn) / seconds;
   const double advanced = generated - (age - oldest.age) / seconds;
-  const double flushed_now = std::max(static_cast<double>(cfg.io_capacity),
-                                      obs.flushed / interval);
+  const double flushed_now =
+      std::max(static_cast<double>(cfg.io_capacity), obs.flushed / interval);
   const double per_page =
       pages > 0 ? advanced / (pages / seconds) : 0; /* 0: advanced nothing */
   const double target = AGE_TARGET * obs.async_mark;
@@ -297,8 +302,9 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   learn(cfg, obs);
   follow_age(cfg, obs);
   if (cfg.capability_ceiling > 0) {
-    m_capability = std::min(m_capability, static_cast<double>(std::max(
-                                              cfg.capability_ceiling, cfg.io_capacity)));
+    m_capability = std::min(
+        m_capability,
+        static_cast<double>(std::max(cfg.capability_ceiling, cfg.io_capacity)));
   }
 
   const uint64_t instances = std::max<uint64_t>(obs.instances, 1);
@@ -310,7 +316,8 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   const double p_overrun =
       ckpt_pressure(obs.lsn_age, obs.async_mark, obs.sync_mark);
   m_last.p_ckpt = std::max(p_overrun, clamp01(m_ckpt_rate / scale));
-  m_last.p_dirty = dirty_pressure(obs.dirty_pct, cfg.dirty_lwm_pct, cfg.dirty_max_pct);
+  m_last.p_dirty =
+      dirty_pressure(obs.dirty_pct, cfg.dirty_lwm_pct, cfg.dirty_max_pct);
   m_last.p_free = free_pressure(obs.free_pages, cfg.lru_scan_depth * instances,
                                 obs.free_waits);
   const double raw = std::max(m_last.p_dirty, m_last.p_free);
