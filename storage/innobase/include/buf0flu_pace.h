@@ -40,9 +40,11 @@ Free Software Foundation.
    as many changes as they can before they are written (the fewest page
    writes per commit) and the sync mark is never reached. Each interval
    it measures how far the checkpoint advanced per page flushed over the
-   last seven intervals (redo generated minus the change of the smoothed
+   last seven intervals (redo generated minus the change of the
    age, over the pages flushed), and sets the flush rate that advances it
-   by the redo generated plus the gap to the target over four seconds, by
+   by the redo generated plus the gap to the target over four seconds
+   (twelve from below, so that the rate has ramped up when the age gets
+   there), by
    a bounded step (x0.8 .. x1.25 of what was flushed). Below the target
    by more than that, no rate: upstream decides. It asks for no more than
    the device completed while the write queue grows, and for less while a
