@@ -420,6 +420,37 @@ TEST(FlushPaceClosedLoop, BacksOffWhenLatencyRises) {
   EXPECT_LT(mean_of(r.latency, 250, 400), 0.2e6);
 }
 
+/* Measured in the stall lab (checkpoint_wave, 2026-11-25, flush slices):
+with nothing written differently, the page write latency rose from about
+1 ms to 4-17 ms for minutes while the device still completed every write;
+the capability estimate was cut (6,549 to 1,956 pages/s) and, held to it
+below the async mark, the age-following rate let the age run past the
+async mark into sync-mode flushing for 2-3 minutes a run. Here the latency
+at idle rises 30 times for two minutes at the same capacity: the estimate
+is cut (the pressure budget backs off), but the flushing the checkpoint
+age needs goes on, so the age never reaches the async mark and the page
+cleaner keeps writing what the load needs. */
+TEST(FlushPaceClosedLoop, LatencyRiseWithoutQueueKeepsTheAge) {
+  Device dev;
+  Engine eng;
+  eng.combining = 1;
+  eng.flush_lag = true;
+  auto slow_latency = [](int t, Device *d, Engine *) {
+    if (t == 150) d->idle_us = 6000;
+    if (t == 270) d->idle_us = 200;
+  };
+  const Result r = run(400, dev, eng, true, slow_latency);
+  /* The latency rise is seen and acted on: the estimate is cut below what
+  the load needs... */
+  EXPECT_LT(min_of(r.capability, 150, 270), eng.need);
+  /* ... yet the age holds short of the async mark, ... */
+  EXPECT_EQ(r.async_seconds, 0);
+  EXPECT_EQ(r.sync_seconds, 0);
+  EXPECT_LT(max_of(r.age, 100, 400), eng.async_mark);
+  /* ... and the flushing does not sag while the latency is high. */
+  EXPECT_GT(min_of(r.flushed, 150, 270), 0.9 * eng.need);
+}
+
 /* A throttle (latency flat up to the cap, then a queue) under a load that
 needs twice what it can write: the estimate converges close to the cap,
 from below; with the age past the async mark the page cleaner writes what
@@ -572,10 +603,37 @@ TEST(FlushPaceController, UpstreamSyncFlushDoesNotCut) {
   obs.write_latency_us = 4000;
   for (int i = 0; i < 5; ++i) ctl.update(config(), obs);
   EXPECT_GE(ctl.last().capability, learned);
-  /* The same overload from pacing's own budget is cut. */
+  /* The same overload from pacing's own budget, flushing at the
+  capability it learned, is cut. */
   obs.upstream = 400;
+  obs.flushed = obs.writes = learned;
+  obs.submitted = learned + 2000;
   for (int i = 0; i < 5; ++i) ctl.update(config(), obs);
   EXPECT_LT(ctl.last().capability, learned);
+}
+
+/* An overload from flushing well past the capability (the age-following
+rate, which is not held to it) does not cut it further: the estimate said
+the device would not carry that much. Before, under a throttle, the
+age-following rate run into the queue cut the estimate twice over in the
+approach, to half of what the throttle let through. */
+TEST(FlushPaceController, OverloadPastTheCapabilityDoesNotCut) {
+  Controller ctl;
+  Observation obs;
+  obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
+  obs.free_pages = 100000;
+  obs.writes = obs.submitted = obs.flushed = 2000;
+  obs.write_latency_us = 200;
+  for (int i = 0; i < 30; ++i) ctl.update(config(), obs);
+  const uint64_t learned = ctl.last().capability;
+  EXPECT_GT(learned, 1000u);
+  obs.upstream = 400;
+  obs.flushed = obs.writes = 2 * learned;
+  obs.submitted = 2 * learned + 2000;
+  obs.write_latency_us = 4000;
+  for (int i = 0; i < 5; ++i) ctl.update(config(), obs);
+  EXPECT_EQ(ctl.last().capability, learned);
+  EXPECT_TRUE(ctl.last().backing_off);
 }
 
 /* innodb_adaptive_flushing_device_capacity_max caps the estimate. */

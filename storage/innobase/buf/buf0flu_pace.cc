@@ -44,6 +44,10 @@ constexpr double GROWTH = 1.25;
 constexpr double GROWTH_OVER_CARRIED = 2.0;
 /** Cut to this share of what was carried when latency stays high. */
 constexpr double CUT = 0.85;
+/** Flushing over this multiple of the capability is past it: an overload
+then does not cut the estimate (a flush batch ends at a page boundary, so
+a budget held to the capability may carry a few percent more). */
+constexpr double PAST_CAPABILITY = 1.1;
 /** Intervals over the latency limit before a cut (hysteresis). */
 constexpr unsigned CUT_AFTER = 2;
 /** Intervals after a cut before the next one: the queue built before the
@@ -210,13 +214,16 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   added counts: upstream's own flushing (a sync flush round) and the
   flushing the checkpoint age required past the async mark (upstream
   would have done it too, in sync mode) may overload the device without
-  saying anything against the capability. */
+  saying anything against the capability. Nor does an overload from
+  flushing well past the capability (the age-following rate is not held
+  to it, see update()): the estimate said as much. */
   m_behind = behind;
   if (carried > std::max(light, m_required) && obs.write_latency_us > limit &&
       (behind || std::min(lat, obs.write_latency_us) > SEVERE * limit)) {
     m_last.backing_off = true;
-    if (++m_over >= CUT_AFTER && m_since_cut >= CUT_SPACING) {
-      m_capability = std::max(floor, std::min(m_capability, carried) * CUT);
+    if (++m_over >= CUT_AFTER && m_since_cut >= CUT_SPACING &&
+        carried <= PAST_CAPABILITY * m_capability) {
+      m_capability = std::max(floor, carried * CUT);
       m_last_cut = m_capability / CUT;
       m_over = 0;
       m_since_cut = 0;
@@ -301,11 +308,14 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
 const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   learn(cfg, obs);
   follow_age(cfg, obs);
-  if (cfg.capability_ceiling > 0) {
-    m_capability = std::min(
-        m_capability,
-        static_cast<double>(std::max(cfg.capability_ceiling, cfg.io_capacity)));
-  }
+  /* innodb_adaptive_flushing_device_capacity_max: no estimate and no
+  budget above it (0: none). */
+  const double user_ceiling =
+      cfg.capability_ceiling > 0
+          ? static_cast<double>(
+                std::max(cfg.capability_ceiling, cfg.io_capacity))
+          : 0;
+  if (user_ceiling > 0) m_capability = std::min(m_capability, user_ceiling);
 
   const uint64_t instances = std::max<uint64_t>(obs.instances, 1);
   const double io_cap = static_cast<double>(cfg.io_capacity);
@@ -330,17 +340,18 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   pressure. The age-following rate is already in pages per second. */
   double target = 0;
   if (m_pressure >= MIN_PRESSURE) target = m_pressure * scale;
-  /* Past the async mark the age-following rate is no longer held to the
-  capability, only to what the device completes (see follow_age()): the
-  alternative is upstream's sync-mode flushing, which writes as fast as
-  the device takes and stalls commits as well. A ceiling set by the user
-  holds. */
-  double ceiling = p_overrun > 0 ? std::max(scale, m_ckpt_rate) : scale;
+  /* The age-following rate is not held to the capability, only to what
+  the device completes (see follow_age()): it is flushing upstream does
+  anyway, later and in sync mode, as fast as the device takes and with
+  commits stalled. Held to a capability cut by a latency rise alone (the
+  stall lab, 2026-11-25: 6,549 to 1,956 pages/s with every write still
+  completed), it let the age run past the async mark into sync-mode
+  flushing for minutes. The capability bounds the pressure budget; a
+  ceiling set by the user bounds both. Past the async mark that flushing
+  is required and says nothing against the capability (see learn()). */
+  double ceiling = std::max(scale, m_ckpt_rate);
   m_required = p_overrun > 0 ? m_ckpt_rate : 0;
-  if (cfg.capability_ceiling > 0) {
-    ceiling = std::min(ceiling, static_cast<double>(std::max(
-                                    cfg.capability_ceiling, cfg.io_capacity)));
-  }
+  if (user_ceiling > 0) ceiling = std::min(ceiling, user_ceiling);
   target = std::max(target, std::min(m_ckpt_rate, ceiling));
   if (target == 0) {
     m_budget = 0;
@@ -350,8 +361,8 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   } else {
     m_budget = std::max(target, m_budget * (1 - STEP_DOWN));
   }
-  /* Never above what the device carries at low latency, but past the
-  async mark. */
+  /* Never above what the device carries at low latency, or what the
+  checkpoint age needs and the device completes. */
   m_budget = std::min(m_budget, std::max(ceiling, io_cap));
 
   m_last.budget = static_cast<uint64_t>(m_budget);

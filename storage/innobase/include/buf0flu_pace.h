@@ -31,7 +31,9 @@ Free Software Foundation.
    when for two intervals the interval's latency is over the limit while
    the write queue grows, or both it and the smoothed latency are over
    three times the limit, at most once every three intervals (foreground
-   reads and commits keep their latency). Between the limit and three
+   reads and commits keep their latency), to 85% of what was carried;
+   not when the page cleaner carried well past the estimate (the
+   estimate said as much). Between the limit and three
    times it, with the queue not growing, it holds: a shared device's
    latency is noisy, and a busier device is slower without being
    saturated.
@@ -55,9 +57,11 @@ Free Software Foundation.
    pages below the LRU target (1 as soon as a thread waited for a free
    page). It rises at once and falls slowly.
  - Budget: the larger of the age-following rate and pressure x capability
-   pages per second, never above the capability below the async mark
-   (past it, the age-following rate is held only by what the device
-   completes), moved towards that target by a bounded step. No rate and
+   pages per second, moved towards that target by a bounded step. The
+   pressure part is held to the capability; the age-following rate only
+   to what the device completes, below the async mark too: it is
+   flushing upstream does anyway, later and in sync mode, and a latency
+   rise with every write still completed must not defer it there. No rate and
    no pressure, no budget: the page cleaner then does exactly what
    upstream asks. The caller never flushes less than upstream asked for.
  - LRU depth: the free pages the LRU batch keeps per instance, raised from
