@@ -48,6 +48,7 @@ RUN_METRICS = [
     ("worst_over_mean", "worst/mean", "{:.2f}"),
     ("cv", "CV", "{:.3f}"),
     ("secs_below_half", "s < 50% mean", "{:d}"),
+    ("secs_below_70", "s < 70% mean", "{:d}"),
     ("p99_median_ms", "p99 median ms", "{:.1f}"),
     ("p99_worst_ms", "p99 worst ms", "{:.1f}"),
     ("max_dirty_pct", "max dirty %", "{:.1f}"),
@@ -120,6 +121,7 @@ def summarize_run(rows, warmup=10, sla_ms=None):
         # population standard deviation: the run is the whole population
         "cv": (statistics.pstdev(tps) / mean) if mean > 0 else None,
         "secs_below_half": sum(1 for v in tps if v < 0.5 * mean),
+        "secs_below_70": sum(1 for v in tps if v < 0.7 * mean),
     }
     p99 = _present(r.get("p99_ms") for r in measured)
     out["p99_median_ms"] = statistics.median(p99) if p99 else None

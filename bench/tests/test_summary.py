@@ -43,6 +43,13 @@ class SummarizeRun(unittest.TestCase):
         # population sd of [200,200,200,200,50] = 60
         self.assertAlmostEqual(s["cv"], 60 / 170)
         self.assertEqual(s["secs_below_half"], 1)   # 50 < 85
+        self.assertEqual(s["secs_below_70"], 1)     # 50 < 119, 200 is not
+
+    def test_sag_between_half_and_70(self):
+        # mean 90: 60 is below 63 (70%) but not below 45 (half)
+        s = S.summarize_run(rows([0, 100, 100, 100, 60]), warmup=1)
+        self.assertEqual(s["secs_below_half"], 0)
+        self.assertEqual(s["secs_below_70"], 1)
 
     def test_latency_dirty_util(self):
         tps = [10, 10, 10, 10]
