@@ -95,6 +95,17 @@ struct Engine {
   bool flush_lag{false};
   /** The advance of the last second's flushing, when flush_lag. */
   double pending_advance{0};
+  /** Upstream's checkpointer under load: a checkpoint (to the oldest
+  modification) every this many seconds; 0: the checkpoint is not
+  modelled. */
+  int ckpt_every{0};
+  /** Also one whenever checkpoint_wanted() says so (pacing's request). */
+  bool request_ckpt{false};
+  /** LSN of the last checkpoint. */
+  double ckpt_lsn{0};
+  /** Checkpoint age at which user threads wait for redo space (upstream's
+  free-check limit). */
+  double free_check{90e6};
   std::mt19937 rng{7};
 };
 
@@ -103,6 +114,11 @@ struct Result {
   std::vector<uint64_t> free_waits;
   int sync_seconds{0};
   int async_seconds{0};
+  /** Checkpoint age at the end of each second, when modelled. */
+  std::vector<double> ckpt_age;
+  int checkpoints{0};
+  /** Seconds that ended with the checkpoint age at the free-check limit. */
+  int redo_wait_seconds{0};
 };
 
 Config config() {
@@ -136,8 +152,23 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
   Observation obs;
   obs.instances = eng.instances;
   uint64_t lru_depth = cfg.lru_scan_depth;
+  eng.ckpt_lsn = eng.lsn - eng.age;
   for (int t = 0; t < seconds; ++t) {
     change(t, &dev, &eng);
+
+    /* The checkpointer: upstream's periodic one, and pacing's request. */
+    if (eng.ckpt_every > 0) {
+      const auto ckpt_age = static_cast<uint64_t>(eng.lsn - eng.ckpt_lsn);
+      const bool asked =
+          with_controller && eng.request_ckpt &&
+          buf_flush_pace::checkpoint_wanted(
+              ckpt_age, static_cast<uint64_t>(eng.age),
+              static_cast<uint64_t>(eng.async_mark));
+      if (asked || t % eng.ckpt_every == 0) {
+        eng.ckpt_lsn = eng.lsn - eng.age;
+        r.checkpoints++;
+      }
+    }
 
     /* The controller decides from the last interval. */
     Decision d;
@@ -184,6 +215,10 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     eng.age = std::max(eng.age, 0.0);
     if (eng.age >= eng.sync_mark) r.sync_seconds++;
     if (eng.age >= eng.async_mark) r.async_seconds++;
+    if (eng.ckpt_every > 0) {
+      r.ckpt_age.push_back(eng.lsn - eng.ckpt_lsn);
+      if (r.ckpt_age.back() >= eng.free_check) r.redo_wait_seconds++;
+    }
 
     double waits = 0;
     eng.free_pages -= eng.free_use;
@@ -451,6 +486,50 @@ TEST(FlushPaceClosedLoop, LatencyRiseWithoutQueueKeepsTheAge) {
   EXPECT_GT(min_of(r.flushed, 150, 270), 0.9 * eng.need);
 }
 
+/* Measured in the stall lab (checkpoint_wave, 2026-11-25 evening): under
+load upstream writes a checkpoint only every seven seconds, so with the
+oldest modification held at 90% of the async mark the checkpoint age
+still climbed to 104-107% of it, and every checkpoint second had
+redo-space waits (84 seconds a run). Here the checkpoint comes every 7 s
+and the free-check limit sits at the sync mark: pacing alone does not
+avoid the waits; with its checkpoint requests the checkpoint age stays
+below the async mark, with a checkpoint most seconds. */
+TEST(FlushPaceClosedLoop, CheckpointKeepsUpWithTheHeldAge) {
+  Device dev;
+  Engine eng;
+  eng.combining = 1;
+  eng.flush_lag = true;
+  eng.ckpt_every = 7;
+  eng.free_check = eng.sync_mark;
+  const Result held = run(300, dev, eng, true, no_change);
+  EXPECT_EQ(held.sync_seconds, 0);
+  EXPECT_GT(held.redo_wait_seconds, 10) << "the simulated waits are not there";
+
+  eng.request_ckpt = true;
+  const Result r = run(300, dev, eng, true, no_change);
+  EXPECT_EQ(r.sync_seconds, 0);
+  EXPECT_EQ(r.redo_wait_seconds, 0);
+  EXPECT_LT(max_of(r.ckpt_age, 100, 300), eng.async_mark);
+  EXPECT_GT(r.checkpoints, 150);
+  /* No checkpoint is asked for while the age is low: none in the first
+  seconds of the approach beyond upstream's own. */
+  eng.age = 0;
+  const Result early = run(10, dev, eng, true, no_change);
+  EXPECT_EQ(early.checkpoints, 2); /* seconds 0 and 7 */
+}
+
+/* Least advance: no request for a checkpoint that would move by less than
+CKPT_MIN_ADVANCE of the async mark; none below the age target. */
+TEST(FlushPaceCheckpoint, WantedOnlyPastTheTargetAndWorthIt) {
+  using buf_flush_pace::checkpoint_wanted;
+  EXPECT_FALSE(checkpoint_wanted(95, 50, 0));   /* mark unknown */
+  EXPECT_FALSE(checkpoint_wanted(80, 10, 100)); /* below 90% */
+  EXPECT_TRUE(checkpoint_wanted(95, 80, 100));
+  EXPECT_FALSE(checkpoint_wanted(95, 94, 100)); /* advances by 1% only */
+  EXPECT_TRUE(checkpoint_wanted(95, 0, 100));   /* no dirty page */
+  EXPECT_FALSE(checkpoint_wanted(95, 120, 100)); /* oldest past checkpoint */
+}
+
 /* A throttle (latency flat up to the cap, then a queue) under a load that
 needs twice what it can write: the estimate converges close to the cap,
 from below; with the age past the async mark the page cleaner writes what
@@ -610,6 +689,31 @@ TEST(FlushPaceController, UpstreamSyncFlushDoesNotCut) {
   obs.submitted = learned + 2000;
   for (int i = 0; i < 5; ++i) ctl.update(config(), obs);
   EXPECT_LT(ctl.last().capability, learned);
+}
+
+/* Measured in the stall lab (checkpoint_wave, 2026-11-25 evening, run
+04): in the first seconds, with the latency still high from the load's
+start, upstream's own target of 400 pages/s went out as 401 (a batch ends
+at a page boundary), which counted as pacing's own flushing and cut the
+estimate from 6,280 to 340 pages/s. A page over upstream's target is not
+pacing's doing. */
+TEST(FlushPaceController, UpstreamsTargetPlusAPageDoesNotCut) {
+  Controller ctl;
+  Observation obs;
+  obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
+  obs.free_pages = 100000;
+  obs.writes = obs.submitted = obs.flushed = 2000;
+  obs.write_latency_us = 200;
+  for (int i = 0; i < 30; ++i) ctl.update(config(), obs);
+  const uint64_t learned = ctl.last().capability;
+  EXPECT_GT(learned, 1000u);
+  obs.upstream = 400;
+  obs.flushed = 401;
+  obs.writes = 2000;
+  obs.submitted = 4000;
+  obs.write_latency_us = 8000;
+  for (int i = 0; i < 6; ++i) ctl.update(config(), obs);
+  EXPECT_EQ(ctl.last().capability, learned);
 }
 
 /* An overload from flushing well past the capability (the age-following

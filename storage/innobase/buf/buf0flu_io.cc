@@ -93,6 +93,8 @@ struct Pace_status {
   std::atomic<uint64_t> p_free{0};
   std::atomic<uint64_t> lru_depth{0};
   std::atomic<uint64_t> slices{1};
+  /** Checkpoints pacing asked the log checkpointer for, since start. */
+  std::atomic<uint64_t> checkpoints{0};
   std::atomic<bool> dev_valid{false};
   std::atomic<uint64_t> util_x100{0};
   std::atomic<uint64_t> queue_x100{0};
@@ -245,6 +247,15 @@ void update(Clock::time_point now) {
 
   const auto &d = pace.controller.update(cfg, obs);
 
+  /* The checkpoint keeps up with the age pacing holds: under load
+  upstream writes one only every seven seconds. */
+  const lsn_t ckpt_lsn = log_sys->last_checkpoint_lsn.load();
+  if (buf_flush_pace::checkpoint_wanted(lsn > ckpt_lsn ? lsn - ckpt_lsn : 0,
+                                        obs.lsn_age, obs.async_mark)) {
+    log_request_checkpoint(*log_sys, false);
+    status.checkpoints.fetch_add(1);
+  }
+
   pace.last_update = now;
   pace.last_writes = writes;
   pace.last_wait_free = wait_free;
@@ -372,7 +383,8 @@ void buf_flush_io_print(FILE *file) {
           "Device-paced flushing: budget %lu pages/s, capability %lu pages/s,"
           " page write latency %lu us (baseline %lu us), pressure:"
           " checkpoint age %lu%%, dirty pages %lu%%, free pages %lu%%,"
-          " LRU depth %lu, %lu flush slices per second\n",
+          " LRU depth %lu, %lu flush slices per second,"
+          " %lu checkpoints requested\n",
           static_cast<ulong>(status.budget.load()),
           static_cast<ulong>(status.capability.load()),
           static_cast<ulong>(status.latency_us.load()),
@@ -381,7 +393,8 @@ void buf_flush_io_print(FILE *file) {
           static_cast<ulong>(status.p_dirty.load()),
           static_cast<ulong>(status.p_free.load()),
           static_cast<ulong>(status.lru_depth.load()),
-          static_cast<ulong>(status.slices.load()));
+          static_cast<ulong>(status.slices.load()),
+          static_cast<ulong>(status.checkpoints.load()));
   if (devices_set.load()) {
     if (status.dev_valid.load()) {
       fprintf(file,

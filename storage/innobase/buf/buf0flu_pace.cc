@@ -44,10 +44,12 @@ constexpr double GROWTH = 1.25;
 constexpr double GROWTH_OVER_CARRIED = 2.0;
 /** Cut to this share of what was carried when latency stays high. */
 constexpr double CUT = 0.85;
-/** Flushing over this multiple of the capability is past it: an overload
-then does not cut the estimate (a flush batch ends at a page boundary, so
-a budget held to the capability may carry a few percent more). */
-constexpr double PAST_CAPABILITY = 1.1;
+/** A flush batch ends at a page boundary, so flushing held to a rate
+carries up to a few percent more: flushing over this multiple of a rate
+is past it. It must be past upstream's target, and past what the
+checkpoint age required, to count against the capability; past the
+capability, an overload does not cut the estimate. */
+constexpr double BATCH_SLACK = 1.1;
 /** Intervals over the latency limit before a cut (hysteresis). */
 constexpr unsigned CUT_AFTER = 2;
 /** Intervals after a cut before the next one: the queue built before the
@@ -107,6 +109,17 @@ double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark,
   if (sync_mark <= async_mark) return lsn_age >= async_mark ? 1 : 0;
   return clamp01((static_cast<double>(lsn_age) - async_mark) /
                  (sync_mark - async_mark));
+}
+
+bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age,
+                       uint64_t async_mark) {
+  if (async_mark == 0) return false;
+  const double mark = static_cast<double>(async_mark);
+  if (static_cast<double>(ckpt_age) < AGE_TARGET * mark) return false;
+  /* With no dirty page the checkpoint can advance to the current LSN. */
+  const double advance = static_cast<double>(ckpt_age) -
+                         static_cast<double>(std::min(lsn_age, ckpt_age));
+  return advance >= CKPT_MIN_ADVANCE * mark;
 }
 
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
@@ -218,11 +231,12 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   flushing well past the capability (the age-following rate is not held
   to it, see update()): the estimate said as much. */
   m_behind = behind;
-  if (carried > std::max(light, m_required) && obs.write_latency_us > limit &&
+  if (carried > BATCH_SLACK * std::max(light, m_required) &&
+      obs.write_latency_us > limit &&
       (behind || std::min(lat, obs.write_latency_us) > SEVERE * limit)) {
     m_last.backing_off = true;
     if (++m_over >= CUT_AFTER && m_since_cut >= CUT_SPACING &&
-        carried <= PAST_CAPABILITY * m_capability) {
+        carried <= BATCH_SLACK * m_capability) {
       m_capability = std::max(floor, carried * CUT);
       m_last_cut = m_capability / CUT;
       m_over = 0;

@@ -166,6 +166,28 @@ struct Decision {
 sync mark is not above it). 0 if the async mark is unknown (0). */
 double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark, uint64_t sync_mark);
 
+/** Least advance a requested checkpoint must make, share of the async
+mark: a checkpoint writes the redo header and first syncs the data files,
+and is not worth that for less. */
+constexpr double CKPT_MIN_ADVANCE = 0.02;
+
+/** Whether to ask the log checkpointer for a checkpoint now. Under load
+upstream's checkpointer writes one only every seven
+innodb_log_checkpoint_every periods (SRV_MASTER_CHECKPOINT_INTERVAL in
+log_checkpointer()), or when a user thread runs short of redo space: the
+checkpoint then trails the oldest modification by up to seven seconds of
+redo. With the age of the oldest modification held just short of the
+async mark, the checkpoint age itself ran past it and into the free-check
+limit (redo-space waits) every time (stall lab, 2026-11-25). A checkpoint
+is asked for once the checkpoint age has reached the age target and the
+checkpoint can advance by CKPT_MIN_ADVANCE of the async mark.
+@param[in]  ckpt_age    current LSN - last checkpoint LSN
+@param[in]  lsn_age     current LSN - oldest modification (0: no dirty page)
+@param[in]  async_mark  as in Observation (0: unknown, never asks)
+@return true to request a checkpoint */
+bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age,
+                       uint64_t async_mark);
+
 /** Flush rate that brings the checkpoint age to a target.
 @param[in] flushed       pages flushed per second in the last interval (> 0)
 @param[in] generated     redo generated per second in it (LSN units)
