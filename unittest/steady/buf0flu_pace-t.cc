@@ -159,11 +159,10 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     /* The checkpointer: upstream's periodic one, and pacing's request. */
     if (eng.ckpt_every > 0) {
       const auto ckpt_age = static_cast<uint64_t>(eng.lsn - eng.ckpt_lsn);
-      const bool asked =
-          with_controller && eng.request_ckpt &&
-          buf_flush_pace::checkpoint_wanted(
-              ckpt_age, static_cast<uint64_t>(eng.age),
-              static_cast<uint64_t>(eng.async_mark));
+      const bool asked = with_controller && eng.request_ckpt &&
+                         buf_flush_pace::checkpoint_wanted(
+                             ckpt_age, static_cast<uint64_t>(eng.age),
+                             static_cast<uint64_t>(eng.async_mark));
       if (asked || t % eng.ckpt_every == 0) {
         eng.ckpt_lsn = eng.lsn - eng.age;
         r.checkpoints++;
@@ -525,8 +524,8 @@ TEST(FlushPaceCheckpoint, WantedOnlyPastTheTargetAndWorthIt) {
   EXPECT_FALSE(checkpoint_wanted(95, 50, 0));   /* mark unknown */
   EXPECT_FALSE(checkpoint_wanted(80, 10, 100)); /* below 90% */
   EXPECT_TRUE(checkpoint_wanted(95, 80, 100));
-  EXPECT_FALSE(checkpoint_wanted(95, 94, 100)); /* advances by 1% only */
-  EXPECT_TRUE(checkpoint_wanted(95, 0, 100));   /* no dirty page */
+  EXPECT_FALSE(checkpoint_wanted(95, 94, 100));  /* advances by 1% only */
+  EXPECT_TRUE(checkpoint_wanted(95, 0, 100));    /* no dirty page */
   EXPECT_FALSE(checkpoint_wanted(95, 120, 100)); /* oldest past checkpoint */
 }
 
@@ -659,6 +658,17 @@ TEST(FlushPaceController, BaselineFollowsUpstreamsOwnFlushing) {
   EXPECT_GT(cap, 2 * config().io_capacity_max);
 }
 
+/** Full dirty-page pressure and 30 quiet intervals of 2,000 pages
+flushed at 200 us: @return the capability the controller learned. */
+uint64_t learn_quietly(Controller *ctl, Observation *obs) {
+  obs->dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
+  obs->free_pages = 100000;
+  obs->writes = obs->submitted = obs->flushed = 2000;
+  obs->write_latency_us = 200;
+  for (int i = 0; i < 30; ++i) ctl->update(config(), *obs);
+  return ctl->last().capability;
+}
+
 /* Upstream's own sync-mode flushing overloads the device for a second
 (4000 pages asked for and flushed, latency 20x the baseline, the queue
 growing): pacing did not add those writes, so the capability it learned is
@@ -668,13 +678,7 @@ three minutes. */
 TEST(FlushPaceController, UpstreamSyncFlushDoesNotCut) {
   Controller ctl;
   Observation obs;
-  obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
-  obs.free_pages = 100000;
-  obs.writes = obs.submitted = 2000;
-  obs.flushed = 2000;
-  obs.write_latency_us = 200;
-  for (int i = 0; i < 30; ++i) ctl.update(config(), obs);
-  const uint64_t learned = ctl.last().capability;
+  const uint64_t learned = learn_quietly(&ctl, &obs);
   EXPECT_GT(learned, 1000u);
   obs.upstream = obs.flushed = 4000;
   obs.submitted = 6000;
@@ -700,12 +704,7 @@ pacing's doing. */
 TEST(FlushPaceController, UpstreamsTargetPlusAPageDoesNotCut) {
   Controller ctl;
   Observation obs;
-  obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
-  obs.free_pages = 100000;
-  obs.writes = obs.submitted = obs.flushed = 2000;
-  obs.write_latency_us = 200;
-  for (int i = 0; i < 30; ++i) ctl.update(config(), obs);
-  const uint64_t learned = ctl.last().capability;
+  const uint64_t learned = learn_quietly(&ctl, &obs);
   EXPECT_GT(learned, 1000u);
   obs.upstream = 400;
   obs.flushed = 401;
@@ -724,12 +723,7 @@ approach, to half of what the throttle let through. */
 TEST(FlushPaceController, OverloadPastTheCapabilityDoesNotCut) {
   Controller ctl;
   Observation obs;
-  obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
-  obs.free_pages = 100000;
-  obs.writes = obs.submitted = obs.flushed = 2000;
-  obs.write_latency_us = 200;
-  for (int i = 0; i < 30; ++i) ctl.update(config(), obs);
-  const uint64_t learned = ctl.last().capability;
+  const uint64_t learned = learn_quietly(&ctl, &obs);
   EXPECT_GT(learned, 1000u);
   obs.upstream = 400;
   obs.flushed = obs.writes = 2 * learned;

@@ -325,10 +325,9 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   /* innodb_adaptive_flushing_device_capacity_max: no estimate and no
   budget above it (0: none). */
   const double user_ceiling =
-      cfg.capability_ceiling > 0
-          ? static_cast<double>(
-                std::max(cfg.capability_ceiling, cfg.io_capacity))
-          : 0;
+      cfg.capability_ceiling > 0 ? static_cast<double>(std::max(
+                                       cfg.capability_ceiling, cfg.io_capacity))
+                                 : 0;
   if (user_ceiling > 0) m_capability = std::min(m_capability, user_ceiling);
 
   const uint64_t instances = std::max<uint64_t>(obs.instances, 1);
