@@ -328,7 +328,7 @@ TEST(FlushPaceClosedLoop, SettlesWithoutOscillation) {
 
 /* Write combining: a page flushed at a younger age has taken fewer
 changes, so every point of age given away costs page writes. The age is
-held just short of the async mark (AGE_TARGET, 90% of it), not flushed
+held just short of the async mark (AGE_TARGET, 95% of it), not flushed
 down early: the page writes stay within 15% of what the load needs at the
 async mark, and the async mark (upstream's aggressive flushing) is not
 crossed once settled; the sync mark never. */
@@ -487,12 +487,12 @@ TEST(FlushPaceClosedLoop, LatencyRiseWithoutQueueKeepsTheAge) {
 
 /* Measured in the stall lab (checkpoint_wave, 2026-11-25 evening): under
 load upstream writes a checkpoint only every seven seconds, so with the
-oldest modification held at 90% of the async mark the checkpoint age
-still climbed to 104-107% of it, and every checkpoint second had
-redo-space waits (84 seconds a run). Here the checkpoint comes every 7 s
-and the free-check limit sits at the sync mark: pacing alone does not
-avoid the waits; with its checkpoint requests the checkpoint age stays
-below the async mark, with a checkpoint most seconds. */
+oldest modification held at 90% of the async mark (the target then) the
+checkpoint age still climbed to 104-107% of it, and every checkpoint
+second had redo-space waits (84 seconds a run). Here the checkpoint comes every
+7 s and the free-check limit sits at the sync mark: pacing alone does not avoid
+the waits; with its checkpoint requests the checkpoint age stays below the async
+mark, with a checkpoint most seconds. */
 TEST(FlushPaceClosedLoop, CheckpointKeepsUpWithTheHeldAge) {
   Device dev;
   Engine eng;
@@ -521,12 +521,14 @@ TEST(FlushPaceClosedLoop, CheckpointKeepsUpWithTheHeldAge) {
 CKPT_MIN_ADVANCE of the async mark; none below the age target. */
 TEST(FlushPaceCheckpoint, WantedOnlyPastTheTargetAndWorthIt) {
   using buf_flush_pace::checkpoint_wanted;
-  EXPECT_FALSE(checkpoint_wanted(95, 50, 0));   /* mark unknown */
-  EXPECT_FALSE(checkpoint_wanted(80, 10, 100)); /* below 90% */
-  EXPECT_TRUE(checkpoint_wanted(95, 80, 100));
-  EXPECT_FALSE(checkpoint_wanted(95, 94, 100));  /* advances by 1% only */
-  EXPECT_TRUE(checkpoint_wanted(95, 0, 100));    /* no dirty page */
-  EXPECT_FALSE(checkpoint_wanted(95, 120, 100)); /* oldest past checkpoint */
+  const uint64_t mark = 1000;
+  const auto at = static_cast<uint64_t>(buf_flush_pace::AGE_TARGET * mark);
+  EXPECT_FALSE(checkpoint_wanted(at, at / 2, 0));      /* mark unknown */
+  EXPECT_FALSE(checkpoint_wanted(at - 10, 100, mark)); /* below the target */
+  EXPECT_TRUE(checkpoint_wanted(at, at - 100, mark));
+  EXPECT_FALSE(checkpoint_wanted(at, at - 10, mark));  /* advances by 1% */
+  EXPECT_TRUE(checkpoint_wanted(at, 0, mark));         /* no dirty page */
+  EXPECT_FALSE(checkpoint_wanted(at, at + 200, mark)); /* oldest past it */
 }
 
 /* A throttle (latency flat up to the cap, then a queue) under a load that
