@@ -288,7 +288,13 @@ TEST(FlushPacePressure, Components) {
   EXPECT_EQ(buf_flush_pace::ckpt_pressure(150, 100, 120), 1);
   EXPECT_EQ(buf_flush_pace::ckpt_pressure(100, 100, 0), 1);
   EXPECT_EQ(buf_flush_pace::dirty_pressure(5, 10, 90), 0);
-  EXPECT_DOUBLE_EQ(buf_flush_pace::dirty_pressure(50, 10, 90), 0.5);
+  /* Only the last 10 points below the limit count, not from the lwm. */
+  EXPECT_EQ(buf_flush_pace::dirty_pressure(75, 10, 90), 0);
+  EXPECT_EQ(buf_flush_pace::dirty_pressure(80, 10, 90), 0);
+  EXPECT_DOUBLE_EQ(buf_flush_pace::dirty_pressure(85, 10, 90), 0.5);
+  /* An lwm inside that band still starts it. */
+  EXPECT_DOUBLE_EQ(buf_flush_pace::dirty_pressure(88, 85, 90), 0.6);
+  EXPECT_DOUBLE_EQ(buf_flush_pace::dirty_pressure(0.5, 0, 1), 0.5);
   EXPECT_EQ(buf_flush_pace::dirty_pressure(NAN, 10, 90), 0);
   EXPECT_EQ(buf_flush_pace::dirty_pressure(25, 20, 20), 1);
   EXPECT_EQ(buf_flush_pace::free_pressure(4096, 4096, 0), 0);
@@ -589,6 +595,42 @@ TEST(FlushPaceClosedLoop, FreePageWaitsVanish) {
   uint64_t waits = 0;
   for (size_t i = 20; i < 120; ++i) waits += paced.free_waits[i];
   EXPECT_EQ(waits, 0u);
+}
+
+/* Stall lab B's shape: reads take more free pages a second than the LRU
+batch keeps, and 75% of the pool is dirty (vanilla's level there, below
+innodb_max_dirty_pages_pct 90). The LRU depth answers the free-page
+waits; the flush list gets nothing beyond upstream's target, which does
+not put a page on a free list and, flushed young, costs writes. */
+TEST(FlushPaceClosedLoop, FreePagePressureDeepensTheLruOnly) {
+  Device dev;
+  dev.capacity = 3000;
+  Engine eng;
+  /* Little redo, that upstream's own flushing keeps far below the marks
+  (the age-following rate has nothing to do). */
+  eng.redo_rate = 1e6;
+  eng.need = 200;
+  eng.free_use = 6000;
+  eng.dirty_pct = 75;
+  const Result paced = run(120, dev, eng, true, no_change);
+  uint64_t waits = 0;
+  for (size_t i = 20; i < 120; ++i) waits += paced.free_waits[i];
+  EXPECT_EQ(waits, 0u);
+  /* Upstream's target in this engine is at most innodb_io_capacity_max
+  (400); the flush list got no more. */
+  EXPECT_EQ(max_of(paced.budget, 0, 120), 0);
+  EXPECT_LE(max_of(paced.flushed, 0, 120), 400);
+}
+
+/* Dirty pages at innodb_max_dirty_pages_pct still raise the flush-list
+budget past upstream's target, up to the capability. */
+TEST(FlushPaceClosedLoop, DirtyPagesAtTheLimitRaiseTheBudget) {
+  Device dev;
+  Engine eng;
+  eng.redo_rate = 1e6;
+  eng.dirty_pct = 90;
+  const Result paced = run(60, dev, eng, true, no_change);
+  EXPECT_GT(mean_of(paced.flushed, 30, 60), 1000);
 }
 
 /* No pressure, no budget: the page cleaner does what upstream asks. */

@@ -52,12 +52,15 @@ Free Software Foundation.
    the device completed while the write queue grows, and for less while a
    queue stands (writes submitted and not completed over a tenth of a
    second's).
- - Pressure, 0..1, the larger of: dirty pages between
-   innodb_max_dirty_pages_pct_lwm and innodb_max_dirty_pages_pct, free
-   pages below the LRU target (1 as soon as a thread waited for a free
-   page). It rises at once and falls slowly.
- - Budget: the larger of the age-following rate and pressure x capability
-   pages per second, moved towards that target by a bounded step. The
+ - Pressure, 0..1, each rising at once and falling slowly: dirty pages
+   over the last 10 points below innodb_max_dirty_pages_pct (not below
+   innodb_max_dirty_pages_pct_lwm); free pages below the LRU target (1 as
+   soon as a thread waited for a free page).
+ - Budget: the larger of the age-following rate and the dirty-page
+   pressure x capability pages per second, moved towards that target by
+   a bounded step. Free-page pressure does not raise it: flushing a page
+   from the flush list does not free it, and a page flushed young costs
+   a write; the LRU depth answers that pressure. The
    pressure part is held to the capability; the age-following rate only
    to what the device completes, below the async mark too: it is
    flushing upstream does anyway, later and in sync mode, and a latency
@@ -66,7 +69,9 @@ Free Software Foundation.
    upstream asks. The caller never flushes less than upstream asked for.
  - LRU depth: the free pages the LRU batch keeps per instance, raised from
    innodb_lru_scan_depth by up to 4x under free-page pressure, so user
-   threads do not have to flush single pages themselves. */
+   threads do not have to flush single pages themselves: the pages at the
+   LRU tail are the ones to be evicted next, and a dirty one written there
+   has taken all the changes it will take in the pool. */
 
 #ifndef buf0flu_pace_h
 #define buf0flu_pace_h
@@ -150,7 +155,8 @@ struct Decision {
   double baseline_us{0};
   /** Last interval's mean write latency, microseconds. */
   double latency_us{0};
-  /** Pressure components and their smoothed maximum, 0..1. p_ckpt: the
+  /** Pressure components, and the largest of p_ckpt and the smoothed
+  dirty and free pressures, 0..1. p_ckpt: the
   age-following rate as a share of the capability, or how far the age is
   past the async mark towards the sync mark if larger (reported only). */
   double p_ckpt{0};
@@ -203,8 +209,11 @@ age is so far below the target that no advance is wanted */
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
                  double age, double target, double horizon_s);
 
-/** Dirty-page pressure: 0 at or below lwm, 1 at or above max, linear
-between (NaN gives 0). */
+/** Dirty-page pressure: 0 at or below the larger of lwm and max - 10
+points, 1 at or above max, linear between (NaN gives 0). Below that band
+a dirty page costs nothing the checkpoint age and the free lists do not
+already say, and upstream's own flushing for the dirty-page percentage
+goes on (its lwm keeps its meaning there). */
 double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct);
 
 /** Free-page pressure: 1 if a thread waited for a free page; otherwise how
@@ -284,7 +293,7 @@ class Controller {
   double m_baseline_us{0};
   /** Smoothed write latency, us (0: not measured). */
   double m_latency_us{0};
-  /** Smoothed pressure. */
+  /** Smoothed dirty-page pressure (drives the budget). */
   double m_pressure{0};
   /** Smoothed free-page pressure (drives the LRU depth). */
   double m_free_pressure{0};
