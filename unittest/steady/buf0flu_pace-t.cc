@@ -112,6 +112,8 @@ struct Engine {
 struct Result {
   std::vector<double> age, budget, capability, latency, flushed;
   std::vector<uint64_t> free_waits;
+  /** The LRU depth decided each second. */
+  std::vector<double> lru_depth;
   int sync_seconds{0};
   int async_seconds{0};
   /** Checkpoint age at the end of each second, when modelled. */
@@ -249,6 +251,7 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     r.latency.push_back(lat);
     r.flushed.push_back(flushed);
     r.free_waits.push_back(static_cast<uint64_t>(waits));
+    r.lru_depth.push_back(static_cast<double>(lru_depth));
   }
   return r;
 }
@@ -620,6 +623,35 @@ TEST(FlushPaceClosedLoop, FreePagePressureDeepensTheLruOnly) {
   (400); the flush list got no more. */
   EXPECT_EQ(max_of(paced.budget, 0, 120), 0);
   EXPECT_LE(max_of(paced.flushed, 0, 120), 400);
+}
+
+/* The LRU depth moves in steps of at most 10% a second, up while threads
+wait and back down once the free lists are full, so that no LRU batch is
+thousands of pages larger than the pages taken (stall lab B, 2026-11-26:
+set to 4x at the first wait, it made batches of 3,000-4,100 pages on a
+3,000-IOPS volume and TPS fell to 100-200 in those seconds). The waits
+still stop, and the depth comes back down when the reads do. */
+TEST(FlushPaceClosedLoop, LruDepthMovesInSteps) {
+  Device dev;
+  Engine eng;
+  eng.redo_rate = 1e6;
+  eng.need = 200;
+  eng.free_use = 6000; /* 1,500 a second from each of 4 instances */
+  const Result r = run(300, dev, eng, true, [](int t, Device *, Engine *e) {
+    if (t == 150) e->free_use = 1000; /* the reads slow down */
+  });
+  for (size_t i = 1; i < r.lru_depth.size(); ++i) {
+    EXPECT_LE(r.lru_depth[i], 1.1 * r.lru_depth[i - 1] + 1) << "second " << i;
+    EXPECT_GE(r.lru_depth[i], 0.98 * r.lru_depth[i - 1] - 1) << "second " << i;
+  }
+  uint64_t waits = 0;
+  for (size_t i = 20; i < 150; ++i) waits += r.free_waits[i];
+  EXPECT_EQ(waits, 0u);
+  /* Deep enough for 1,500 a second, not at the 4x ceiling. */
+  EXPECT_GE(min_of(r.lru_depth, 20, 150), 1500);
+  EXPECT_LT(max_of(r.lru_depth, 20, 150), 3000);
+  /* Back to innodb_lru_scan_depth once 250 a second are taken. */
+  EXPECT_EQ(r.lru_depth.back(), 1024);
 }
 
 /* Dirty pages at innodb_max_dirty_pages_pct still raise the flush-list

@@ -68,7 +68,10 @@ Free Software Foundation.
    no pressure, no budget: the page cleaner then does exactly what
    upstream asks. The caller never flushes less than upstream asked for.
  - LRU depth: the free pages the LRU batch keeps per instance, raised from
-   innodb_lru_scan_depth by up to 4x under free-page pressure, so user
+   innodb_lru_scan_depth by up to 4x under free-page pressure, 10% a
+   second while threads wait for free pages and falling 2% a second
+   once the free lists are at half their target (a larger step is a
+   burst of LRU writes that reads queue behind), so user
    threads do not have to flush single pages themselves: the pages at the
    LRU tail are the ones to be evicted next, and a dirty one written there
    has taken all the changes it will take in the pool. */
@@ -295,8 +298,10 @@ class Controller {
   double m_latency_us{0};
   /** Smoothed dirty-page pressure (drives the budget). */
   double m_pressure{0};
-  /** Smoothed free-page pressure (drives the LRU depth). */
+  /** Smoothed free-page pressure (reported). */
   double m_free_pressure{0};
+  /** Free pages the LRU batch keeps per instance (0: not started). */
+  double m_lru_depth{0};
   /** Budget, pages/s. */
   double m_budget{0};
   /** Consecutive intervals with latency above the limit. */
