@@ -665,6 +665,116 @@ TEST(FlushPaceClosedLoop, DirtyPagesAtTheLimitRaiseTheBudget) {
   EXPECT_GT(mean_of(paced.flushed, 30, 60), 1000);
 }
 
+/* Stall lab B, 2026-11-26: in an IO-bound pool one second's dirty share
+swings between about 50% and 90% as LRU batches evict. Read second by
+second, the pressure (which rises at once) spiked to 1 at every peak and
+lifted the flush-list budget for seconds after; from the smoothed share,
+swings around 75% leave it alone, and a pool that stays at the limit
+still gets it. */
+TEST(FlushPaceClosedLoop, SwingingDirtyShareRaisesNoBudget) {
+  Device dev;
+  dev.capacity = 3000;
+  Engine eng;
+  eng.redo_rate = 1e6;
+  eng.need = 200;
+  const Result swinging = run(
+      120, dev, eng, true,
+      [](int t, Device *, Engine *e) { e->dirty_pct = t % 2 == 0 ? 58 : 92; });
+  EXPECT_EQ(max_of(swinging.budget, 10, 120), 0);
+  const Result held = run(120, dev, eng, true,
+                          [](int, Device *, Engine *e) { e->dirty_pct = 92; });
+  EXPECT_GT(mean_of(held.budget, 30, 120), 1000);
+}
+
+/* Why LRU batches every tenth of a second, each of at most a fifth of the
+depth: one buffer pool instance whose reads take 1.3 free pages a ms
+(1,300 a second, more than innodb_lru_scan_depth), a scan that takes
+800 more at once at 2.5 s, 60% of the pages evicted at the LRU tail
+dirty (a write each), and a device (or an IOPS throttle) serving 2.5
+writes a ms in FIFO order, shared with 0.8 flush-list pages and 0.5 redo
+and binary log writes a ms. Upstream's way, an LRU batch refills the
+free list to the depth at the start of each second and whenever a thread
+finds it empty: each puts hundreds of writes in the queue at once, and
+the commit writes behind them wait a quarter of a second or more. Paced,
+batches run every tenth of a second while the list is below the depth,
+each at most lru_batch(): the list never runs empty, and the worst
+commit write waits a fraction as long. Simulated in 1 ms steps, for the
+depth innodb_lru_scan_depth and twice it. */
+TEST(FlushPaceLru, RefillSpreadOverTheSecond) {
+  struct Outcome {
+    double worst_commit_ms{0};
+    int empty_ms{0};
+  };
+  auto simulate = [](bool paced, double depth) {
+    const double capacity_per_ms = 2.5;
+    const double commits_per_ms = 0.5;
+    const double list_per_ms = 0.8;
+    const double reads_per_ms = 1.3;
+    const double dirty_share = 0.6;
+    double free_pages = depth, queue_pages = 0, queue_commits = 0;
+    double last_round = 0;
+    Outcome o;
+    for (int ms = 0; ms < 5000; ++ms) {
+      const double now = ms / 1000.0;
+      double take = reads_per_ms + (ms == 2500 ? 800 : 0);
+      /* The list runs empty: the next read waits (and wakes the page
+      cleaner). */
+      if (take >= free_pages) {
+        o.empty_ms++;
+        take = free_pages;
+      }
+      free_pages -= take;
+      const double due =
+          buf_flush_pace::lru_due(last_round, free_pages < depth);
+      const bool round = ms % 1000 == 0 || free_pages < 1 ||
+                         (paced && due >= 0 && now + 1e-9 >= due);
+      if (round) {
+        double batch = depth - free_pages;
+        if (paced) {
+          batch = std::min(batch, static_cast<double>(buf_flush_pace::lru_batch(
+                                      static_cast<uint64_t>(depth))));
+        }
+        free_pages += batch;
+        queue_pages += dirty_share * batch;
+        last_round = now;
+      }
+      queue_pages += list_per_ms;
+      /* FIFO: a commit write arriving now waits for everything queued. */
+      const double ahead = queue_pages + queue_commits;
+      o.worst_commit_ms = std::max(o.worst_commit_ms, ahead / capacity_per_ms);
+      queue_commits += commits_per_ms;
+      double serve = capacity_per_ms;
+      const double p =
+          std::min(queue_pages, serve * queue_pages / std::max(ahead, 1e-9));
+      queue_pages -= p;
+      serve -= p;
+      queue_commits -= std::min(queue_commits, serve);
+    }
+    return o;
+  };
+  for (const double depth : {1024.0, 2048.0}) {
+    const Outcome burst = simulate(false, depth);
+    const Outcome spread = simulate(true, depth);
+    EXPECT_GT(burst.worst_commit_ms, 200) << "depth " << depth;
+    EXPECT_LT(spread.worst_commit_ms, 0.5 * burst.worst_commit_ms)
+        << "depth " << depth << ": burst " << burst.worst_commit_ms
+        << " ms, spread " << spread.worst_commit_ms << " ms";
+    EXPECT_EQ(spread.empty_ms, 0) << "depth " << depth;
+    std::printf(
+        "depth %.0f: worst commit wait %.0f ms in bursts, %.0f ms "
+        "spread; %d and %d ms with the free list empty\n",
+        depth, burst.worst_commit_ms, spread.worst_commit_ms, burst.empty_ms,
+        spread.empty_ms);
+  }
+}
+
+TEST(FlushPaceLru, BatchAndRounds) {
+  EXPECT_EQ(buf_flush_pace::lru_batch(1024), 205u);
+  EXPECT_EQ(buf_flush_pace::lru_batch(0), 1u);
+  EXPECT_DOUBLE_EQ(buf_flush_pace::lru_due(7.0, true), 7.1);
+  EXPECT_LT(buf_flush_pace::lru_due(7.0, false), 0);
+}
+
 /* No pressure, no budget: the page cleaner does what upstream asks. */
 TEST(FlushPaceController, NoPressureNoBudget) {
   Controller ctl;

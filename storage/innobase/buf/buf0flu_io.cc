@@ -71,6 +71,8 @@ struct Pace_state {
   ulint iter_beyond{0};
   /** The second's target, cut in slices spread over the second. */
   buf_flush_pace::Slicer slicer;
+  /** When the last page cleaner round (and its LRU batch) ended. */
+  Clock::time_point last_round;
   /** Block devices, resolved when pacing is first turned on. */
   bool devices_resolved{false};
   os_diskstats::Disk_util_sampler sampler;
@@ -111,6 +113,16 @@ double seconds(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::duration<double>>(
              t.time_since_epoch())
       .count();
+}
+
+/** @return whether the free list of some buffer pool instance is below
+the LRU depth (read without the free list mutex: a hint for when to run
+the next LRU batch) */
+bool free_list_below(ulint depth) {
+  for (ulint i = 0; i < srv_buf_pool_instances; i++) {
+    if (UT_LIST_GET_LEN(buf_pool_from_array(i)->free) < depth) return true;
+  }
+  return false;
 }
 
 bool is_auto(const char *value) {
@@ -181,6 +193,7 @@ void start(Clock::time_point now) {
   os_write_stats::set_enabled(true);
   pace.controller.reset();
   pace.last_update = now;
+  pace.last_round = now;
   pace.last_writes = os_write_stats::read();
   pace.last_wait_free = srv_stats.buf_pool_wait_free;
   pace.flushed = 0;
@@ -337,7 +350,11 @@ ulint buf_flush_pace_slice_next() {
 
 std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
     std::chrono::steady_clock::time_point next_loop_time) {
-  const double due = pace.on ? pace.slicer.due() : -1;
+  if (!pace.on) return next_loop_time;
+  double due = pace.slicer.due();
+  const double lru = buf_flush_pace::lru_due(
+      seconds(pace.last_round), free_list_below(buf_flush_pace_lru_depth()));
+  if (due < 0 || (lru >= 0 && lru < due)) due = lru;
   if (due < 0) return next_loop_time;
   const auto now = Clock::now();
   const auto wait = std::chrono::duration_cast<Clock::duration>(
@@ -347,6 +364,7 @@ std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
 
 void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   if (!pace.on) return;
+  pace.last_round = Clock::now();
   pace.flushed += n_list + n_lru;
   /* Pages beyond upstream's target, over all the slices of the target. */
   pace.iter_list += n_list;
@@ -365,6 +383,12 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
 ulint buf_flush_pace_lru_depth() {
   const ulint d = lru_depth.load(std::memory_order_relaxed);
   return d != 0 && srv_adaptive_flushing_device_pacing ? d : srv_LRU_scan_depth;
+}
+
+ulint buf_flush_pace_lru_batch() {
+  const ulint d = lru_depth.load(std::memory_order_relaxed);
+  if (d == 0 || !srv_adaptive_flushing_device_pacing) return srv_LRU_scan_depth;
+  return static_cast<ulint>(buf_flush_pace::lru_batch(d));
 }
 
 void buf_flush_io_print(FILE *file) {

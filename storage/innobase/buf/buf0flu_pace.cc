@@ -78,13 +78,22 @@ constexpr double MIN_PRESSURE = 0.01;
 /** Dirty-page pressure starts this many percentage points below
 innodb_max_dirty_pages_pct (not below innodb_max_dirty_pages_pct_lwm). */
 constexpr double DIRTY_BAND_PCT = 10;
+/** Weight of the last second in the dirty-page share the dirty-page
+pressure is read from. In an IO-bound pool one second's share swings
+between about 50% and 90% as LRU batches evict (stall lab B, 2026-11-26),
+and the pressure rises at once: read from that, it spiked to 1 and
+lifted the flush-list budget every few seconds. */
+constexpr double DIRTY_WEIGHT = 0.2;
+/** The LRU batches of a second may take up to this multiple of the
+depth. */
+constexpr double LRU_RATE = 2.0;
 /** The LRU depth rises to (1 + this) x innodb_lru_scan_depth... */
 constexpr double LRU_BOOST = 3.0;
 /** ...by this factor a second while threads wait for free pages or the
 free lists run below a quarter of their target, and falls back towards
 innodb_lru_scan_depth by this one while they are at half of it or more.
 Each step up is one LRU batch that much larger than the free pages taken:
-set to 4x at the first wait, the depth made LRU batches of 3,000-4,100
+set to 4x at the first wait, the depth made LRU batches of 3,000-4,700
 pages a second on a 3,000-IOPS volume, and the reads queued behind them
 (stall lab B, 2026-11-26: TPS 100-200 in those seconds, 330-500 around
 them). */
@@ -167,6 +176,16 @@ double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits) {
   const double half = target / 2.0;
   if (target == 0 || free_pages >= half) return 0;
   return clamp01(1.0 - static_cast<double>(free_pages) / half);
+}
+
+uint64_t lru_batch(uint64_t depth) {
+  return std::max<uint64_t>(
+      1, static_cast<uint64_t>(
+             std::ceil(LRU_RATE * static_cast<double>(depth) / LRU_ROUNDS)));
+}
+
+double lru_due(double last_s, bool below) {
+  return below ? last_s + 1.0 / LRU_ROUNDS : -1;
 }
 
 uint64_t Slicer::first(uint64_t n_pages, double now_s) {
@@ -358,8 +377,12 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   const double p_overrun =
       ckpt_pressure(obs.lsn_age, obs.async_mark, obs.sync_mark);
   m_last.p_ckpt = std::max(p_overrun, clamp01(m_ckpt_rate / scale));
+  const double dirty = obs.dirty_pct > 0 ? obs.dirty_pct : 0; /* NaN: 0 */
+  m_dirty_pct = m_dirty_pct < 0
+                    ? dirty
+                    : m_dirty_pct + (dirty - m_dirty_pct) * DIRTY_WEIGHT;
   m_last.p_dirty =
-      dirty_pressure(obs.dirty_pct, cfg.dirty_lwm_pct, cfg.dirty_max_pct);
+      dirty_pressure(m_dirty_pct, cfg.dirty_lwm_pct, cfg.dirty_max_pct);
   m_last.p_free = free_pressure(obs.free_pages, cfg.lru_scan_depth * instances,
                                 obs.free_waits);
   /* Free-page pressure deepens the LRU batch (lru_depth below), which is

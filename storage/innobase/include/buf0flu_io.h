@@ -67,7 +67,8 @@ ulint buf_flush_pace_slice_next();
 
 /** When the page cleaner coordinator should wake up next.
 @param[in]  next_loop_time  the start of its next second
-@return when the next slice is due, next_loop_time if none is before it */
+@return when the next slice, or while a free list is below the LRU depth
+the next LRU batch, is due; next_loop_time if none is before it */
 std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
     std::chrono::steady_clock::time_point next_loop_time);
 
@@ -80,6 +81,12 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru);
 /** @return free pages the LRU batch keeps per buffer pool instance:
 innodb_lru_scan_depth, raised under free-page pressure while pacing */
 ulint buf_flush_pace_lru_depth();
+
+/** @return most pages one LRU batch flushes or evicts in an instance:
+innodb_lru_scan_depth, or while pacing a share of the LRU depth
+(buf_flush_pace::lru_batch()), the batches then running up to
+LRU_ROUNDS times a second while a free list is below the depth */
+ulint buf_flush_pace_lru_batch();
 
 /** Print the device-paced flushing state for SHOW ENGINE INNODB STATUS.
 @param[in,out]  file  output */

@@ -54,8 +54,10 @@ Free Software Foundation.
    second's).
  - Pressure, 0..1, each rising at once and falling slowly: dirty pages
    over the last 10 points below innodb_max_dirty_pages_pct (not below
-   innodb_max_dirty_pages_pct_lwm); free pages below the LRU target (1 as
-   soon as a thread waited for a free page).
+   innodb_max_dirty_pages_pct_lwm), from the dirty-page share smoothed
+   over about five seconds (one second's share swings by 30 points in an
+   IO-bound pool as LRU batches evict); free pages below the LRU target
+   (1 as soon as a thread waited for a free page).
  - Budget: the larger of the age-following rate and the dirty-page
    pressure x capability pages per second, moved towards that target by
    a bounded step. Free-page pressure does not raise it: flushing a page
@@ -74,7 +76,11 @@ Free Software Foundation.
    burst of LRU writes that reads queue behind), so user
    threads do not have to flush single pages themselves: the pages at the
    LRU tail are the ones to be evicted next, and a dirty one written there
-   has taken all the changes it will take in the pool. */
+   has taken all the changes it will take in the pool.
+ - LRU rounds: while a free list is below that depth the page cleaner
+   runs an LRU batch every tenth of a second, each of at most a fifth of
+   the depth, instead of refilling the whole depth in one batch at the
+   start of the second (see lru_batch()). */
 
 #ifndef buf0flu_pace_h
 #define buf0flu_pace_h
@@ -223,6 +229,34 @@ double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct);
 far the free list is below half the target (0 at or above half). */
 double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits);
 
+/** LRU batches per second while a free list is below the LRU depth. */
+constexpr unsigned LRU_ROUNDS = 10;
+
+/** Most pages one LRU batch flushes or evicts in an instance while pacing:
+twice the depth a second, spread over LRU_ROUNDS batches. Upstream
+refills the free list to innodb_lru_scan_depth in one batch at the start
+of each second, and again whenever a thread waiting for a free page wakes
+the page cleaner. With the depth raised under free-page pressure, that
+batch put thousands of page writes into the device queue at once, and
+the page reads, redo and binary log writes behind them waited (stall lab
+B, 2026-11-26: batches of 3,000-4,700 pages, the round over a second
+long, TPS 100-200 in those seconds against 330-500 around them). Batches
+every tenth of a second each replace what was taken since the last one;
+the cap spreads a refill after a burst of reads, or after the depth
+rose, over several of them. Twice the depth leaves room for reads that
+take more than the depth a second.
+@param[in]  depth  free pages the LRU batch keeps per instance
+@return pages for one batch, at least 1 */
+uint64_t lru_batch(uint64_t depth);
+
+/** When the next LRU batch is due.
+@param[in]  last_s  when the page cleaner's last round (with its LRU
+                    batch) ended, seconds on a monotonic clock
+@param[in]  below   a free list is below the LRU depth
+@return last_s + 1 / LRU_ROUNDS while below, else a negative value: the
+page cleaner's own second (and a thread waiting for a free page) decide */
+double lru_due(double last_s, bool below);
+
 /** Fewest pages in one slice of a second's flush target. */
 constexpr uint64_t SLICE_MIN_PAGES = 64;
 /** Most slices per second. */
@@ -296,6 +330,8 @@ class Controller {
   double m_baseline_us{0};
   /** Smoothed write latency, us (0: not measured). */
   double m_latency_us{0};
+  /** Dirty-page share, smoothed, percent (negative: not measured). */
+  double m_dirty_pct{-1};
   /** Smoothed dirty-page pressure (drives the budget). */
   double m_pressure{0};
   /** Smoothed free-page pressure (reported). */
