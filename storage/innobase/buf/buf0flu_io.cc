@@ -333,14 +333,17 @@ ulint buf_flush_pace_target(ulint n_pages) {
 
 ulint buf_flush_pace_slice_first(ulint n_pages) {
   if (!pace.on) return n_pages;
-  /* Only a target that pacing raised is cut: upstream's own keeps its
-  shares per instance and goes out at once, as upstream sends it. */
-  const bool raised =
-      pace.iter_target > pace.iter_upstream && n_pages == pace.iter_target;
+  /* Upstream's own target is cut too: sent at once, it is the one long
+  round of the second, in which no LRU batch runs and the free lists
+  drain (stall lab B, 2026-11-26: with the LRU batches spread and
+  upstream's target of ~800 pages sent at once, a round lasted over a
+  second every few seconds on a saturated volume, and TPS alternated
+  between ~300 and ~600). Its slices are equal shares per instance. */
+  const bool ours = n_pages == pace.iter_target;
   const auto first =
-      pace.slicer.first(raised ? n_pages : 0, seconds(Clock::now()));
+      pace.slicer.first(ours ? n_pages : 0, seconds(Clock::now()));
   status.slices.store(pace.slicer.count());
-  return raised ? static_cast<ulint>(first) : n_pages;
+  return ours ? static_cast<ulint>(first) : n_pages;
 }
 
 ulint buf_flush_pace_slice_next() {
