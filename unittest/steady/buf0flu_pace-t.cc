@@ -258,6 +258,29 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
 
 auto no_change = [](int, Device *, Engine *) {};
 
+/** A device (or an IOPS throttle) that serves writes in FIFO order, in
+1 ms steps: page writes and the commits' redo and binary log writes. */
+struct Write_queue {
+  double capacity_per_ms;
+  double pages{0};
+  double commits{0};
+
+  /** @return how long a commit write arriving now waits, ms */
+  double commit_wait_ms() const { return (pages + commits) / capacity_per_ms; }
+
+  /** One ms: commit writes arrive, and a ms of capacity is served in the
+  order of the queue. */
+  void step(double commits_per_ms) {
+    const double ahead = pages + commits;
+    commits += commits_per_ms;
+    double serve = capacity_per_ms;
+    const double p = std::min(pages, serve * pages / std::max(ahead, 1e-9));
+    pages -= p;
+    serve -= p;
+    commits -= std::min(commits, serve);
+  }
+};
+
 double max_of(const std::vector<double> &v, size_t from, size_t to) {
   return *std::max_element(v.begin() + from, v.begin() + to);
 }
@@ -711,8 +734,9 @@ TEST(FlushPaceLru, RefillSpreadOverTheSecond) {
     const double list_per_ms = 0.8;
     const double reads_per_ms = 1.3;
     const double dirty_share = 0.6;
-    double free_pages = depth, queue_pages = 0, queue_commits = 0;
+    double free_pages = depth;
     double last_round = 0;
+    Write_queue q{capacity_per_ms};
     Outcome o;
     for (int ms = 0; ms < 5000; ++ms) {
       const double now = ms / 1000.0;
@@ -735,20 +759,12 @@ TEST(FlushPaceLru, RefillSpreadOverTheSecond) {
                                       static_cast<uint64_t>(depth))));
         }
         free_pages += batch;
-        queue_pages += dirty_share * batch;
+        q.pages += dirty_share * batch;
         last_round = now;
       }
-      queue_pages += list_per_ms;
-      /* FIFO: a commit write arriving now waits for everything queued. */
-      const double ahead = queue_pages + queue_commits;
-      o.worst_commit_ms = std::max(o.worst_commit_ms, ahead / capacity_per_ms);
-      queue_commits += commits_per_ms;
-      double serve = capacity_per_ms;
-      const double p =
-          std::min(queue_pages, serve * queue_pages / std::max(ahead, 1e-9));
-      queue_pages -= p;
-      serve -= p;
-      queue_commits -= std::min(queue_commits, serve);
+      q.pages += list_per_ms;
+      o.worst_commit_ms = std::max(o.worst_commit_ms, q.commit_wait_ms());
+      q.step(commits_per_ms);
     }
     return o;
   };
@@ -1009,25 +1025,18 @@ TEST(FlushPaceSlicer, CommitWritesWaitLessBehindSlices) {
   auto worst_commit_wait_ms = [](bool sliced) {
     const double capacity_per_ms = 8.0;
     const double commits_per_ms = 3.5;
-    double queue_pages = 0, queue_commits = 0, worst = 0;
+    double worst = 0;
+    Write_queue q{capacity_per_ms};
     Slicer s;
     for (int ms = 0; ms < 5000; ++ms) {
       const double now = ms / 1000.0;
       if (ms % 1000 == 0) {
-        queue_pages += sliced ? s.first(2250, now) : 2250;
+        q.pages += sliced ? s.first(2250, now) : 2250;
       } else if (sliced) {
-        queue_pages += s.next(now);
+        q.pages += s.next(now);
       }
-      /* FIFO: a commit write arriving now waits for everything queued. */
-      const double ahead = queue_pages + queue_commits;
-      worst = std::max(worst, ahead / capacity_per_ms);
-      queue_commits += commits_per_ms;
-      double serve = capacity_per_ms;
-      const double p =
-          std::min(queue_pages, serve * queue_pages / std::max(ahead, 1e-9));
-      queue_pages -= p;
-      serve -= p;
-      queue_commits -= std::min(queue_commits, serve);
+      worst = std::max(worst, q.commit_wait_ms());
+      q.step(commits_per_ms);
     }
     return worst;
   };
