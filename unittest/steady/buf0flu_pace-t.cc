@@ -784,6 +784,59 @@ TEST(FlushPaceLru, RefillSpreadOverTheSecond) {
   }
 }
 
+/* The coordinator wakes up for LRU batches every tenth of a second while
+it runs rounds; once the server is idle it runs none, and a wake-up time
+in the past would wake it again at once, in a loop: such a time is
+handed out once, and none after a second without a round. Driven here as
+the coordinator's sleep is, in 1 ms steps: each call that returns a time
+not after now is an immediate wake-up. */
+TEST(FlushPaceWakeup, IdleCoordinatorDoesNotSpin) {
+  buf_flush_pace::Wakeup w;
+  buf_flush_pace::Slicer s;
+  w.round(10.0);
+  int busy = 0, spins = 0, late = 0;
+  for (int ms = 0; ms < 3000; ++ms) {
+    const double now = 10.0 + ms / 1000.0;
+    const double second = 10.0 + std::floor(ms / 1000.0);
+    if (ms < 500 && ms % 100 == 0) w.round(now); /* active: rounds run */
+    const double due = w.next(now, second, true, &s);
+    if (due >= 0 && due <= now) {
+      (ms < 500 ? busy : spins)++;
+      if (ms >= 1500) late++;
+    }
+  }
+  /* While rounds run, the next batch is a tenth of a second after the
+  last one, never already due. */
+  EXPECT_EQ(busy, 0);
+  /* Idle from 0.5 s: at most one immediate wake-up per tenth of a second
+  until a second after the last round, none after. */
+  EXPECT_LE(spins, 10);
+  EXPECT_EQ(late, 0);
+  /* No free list below the depth: no early wake-up at all. */
+  buf_flush_pace::Wakeup quiet;
+  quiet.round(0);
+  EXPECT_LT(quiet.next(0.05, 0, false, &s), 0);
+}
+
+/* Slices left from an earlier second are dropped, not handed out as a
+time in the past; the current second's slices come first if earlier than
+the next LRU batch. */
+TEST(FlushPaceWakeup, StaleSlicesDropped) {
+  buf_flush_pace::Wakeup w;
+  buf_flush_pace::Slicer s;
+  s.first(1000, 20.0); /* slices due at 20.1 .. 20.9 */
+  w.round(20.0);
+  EXPECT_NEAR(w.next(20.05, 20.0, true, &s), 20.1, 1e-9);
+  w.round(20.02);
+  EXPECT_NEAR(w.next(20.05, 20.0, true, &s), 20.1, 1e-9);
+  /* The coordinator's next second began at 21.0 with the slices of 20
+  not all flushed: they are gone, and only the LRU wake-up is left. */
+  w.round(20.95);
+  EXPECT_NEAR(w.next(21.0, 21.0, true, &s), 21.05, 1e-9);
+  EXPECT_LT(s.due(), 0);
+  EXPECT_LT(w.next(21.0, 21.0, false, &s), 0);
+}
+
 TEST(FlushPaceLru, BatchAndRounds) {
   EXPECT_EQ(buf_flush_pace::lru_batch(1024), 205u);
   EXPECT_EQ(buf_flush_pace::lru_batch(0), 1u);

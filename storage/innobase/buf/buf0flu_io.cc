@@ -71,8 +71,8 @@ struct Pace_state {
   ulint iter_beyond{0};
   /** The second's target, cut in slices spread over the second. */
   buf_flush_pace::Slicer slicer;
-  /** When the last page cleaner round (and its LRU batch) ended. */
-  Clock::time_point last_round;
+  /** When the coordinator wakes up within its second. */
+  buf_flush_pace::Wakeup wakeup;
   /** Block devices, resolved when pacing is first turned on. */
   bool devices_resolved{false};
   os_diskstats::Disk_util_sampler sampler;
@@ -193,7 +193,8 @@ void start(Clock::time_point now) {
   os_write_stats::set_enabled(true);
   pace.controller.reset();
   pace.last_update = now;
-  pace.last_round = now;
+  pace.wakeup = buf_flush_pace::Wakeup();
+  pace.wakeup.round(seconds(now));
   pace.last_writes = os_write_stats::read();
   pace.last_wait_free = srv_stats.buf_pool_wait_free;
   pace.flushed = 0;
@@ -354,12 +355,11 @@ ulint buf_flush_pace_slice_next() {
 std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
     std::chrono::steady_clock::time_point next_loop_time) {
   if (!pace.on) return next_loop_time;
-  double due = pace.slicer.due();
-  const double lru = buf_flush_pace::lru_due(
-      seconds(pace.last_round), free_list_below(buf_flush_pace_lru_depth()));
-  if (due < 0 || (lru >= 0 && lru < due)) due = lru;
-  if (due < 0) return next_loop_time;
   const auto now = Clock::now();
+  const double due = pace.wakeup.next(
+      seconds(now), seconds(next_loop_time) - 1,
+      free_list_below(buf_flush_pace_lru_depth()), &pace.slicer);
+  if (due < 0) return next_loop_time;
   const auto wait = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(std::max(0.0, due - seconds(now))));
   return std::min(next_loop_time, now + wait);
@@ -367,7 +367,7 @@ std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
 
 void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   if (!pace.on) return;
-  pace.last_round = Clock::now();
+  pace.wakeup.round(seconds(Clock::now()));
   pace.flushed += n_list + n_lru;
   /* Pages beyond upstream's target, over all the slices of the target. */
   pace.iter_list += n_list;

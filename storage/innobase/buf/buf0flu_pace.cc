@@ -84,6 +84,9 @@ between about 50% and 90% as LRU batches evict (stall lab B, 2026-11-26),
 and the pressure rises at once: read from that, it spiked to 1 and
 lifted the flush-list budget every few seconds. */
 constexpr double DIRTY_WEIGHT = 0.2;
+/** No early LRU wake-up once the page cleaner has run no round for this
+many seconds (it runs rounds only while the server is active). */
+constexpr double LRU_IDLE_S = 1.0;
 /** The LRU batches of a second may take up to this multiple of the
 depth. */
 constexpr double LRU_RATE = 2.0;
@@ -208,6 +211,19 @@ uint64_t Slicer::next(double now_s) {
 double Slicer::due() const {
   if (m_next >= m_count) return -1;
   return m_start + static_cast<double>(m_next) / m_count;
+}
+
+double Wakeup::next(double now_s, double second_start_s, bool below,
+                    Slicer *slicer) {
+  if (slicer->due() >= 0 && slicer->due() < second_start_s) {
+    *slicer = Slicer();
+  }
+  double due = slicer->due();
+  if (!below || now_s - m_last_round >= LRU_IDLE_S) return due;
+  const double lru = lru_due(std::max(m_last_round, m_last_wake), true);
+  if (due >= 0 && due <= lru) return due;
+  if (lru <= now_s) m_last_wake = now_s;
+  return lru;
 }
 
 void Controller::reset() { *this = Controller(); }

@@ -300,6 +300,36 @@ class Slicer {
   unsigned m_next{1};
 };
 
+/** When the page cleaner coordinator should wake up before the end of its
+second: for the next slice of the second's flush target, or, while a free
+list is below the LRU depth, for the next LRU batch (lru_due()). A time
+in the past wakes it at once, so none is handed out twice: an LRU wake-up
+that found no round to run (the coordinator runs rounds only while the
+server is active) is not repeated before the next tenth of a second, none
+is handed out once the coordinator has run no round for a second, and
+slices left from an earlier second (the server went idle, or a round ran
+past the second) are dropped. Times are seconds on any monotonic
+clock. */
+class Wakeup {
+ public:
+  /** A page cleaner round, with its LRU batch, ended.
+  @param[in]  now_s  when */
+  void round(double now_s) { m_last_round = now_s; }
+
+  /** @param[in]      now_s           now
+  @param[in]      second_start_s  start of the coordinator's current second
+  @param[in]      below           a free list is below the LRU depth
+  @param[in,out]  slicer          the second's slices
+  @return when to wake up, or a negative value: at the end of the second */
+  double next(double now_s, double second_start_s, bool below, Slicer *slicer);
+
+ private:
+  /** When the last round ended. */
+  double m_last_round{0};
+  /** When an LRU wake-up in the past was last handed out. */
+  double m_last_wake{0};
+};
+
 /** The controller. One instance, driven by the page cleaner coordinator. */
 class Controller {
  public:
