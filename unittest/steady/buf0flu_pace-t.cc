@@ -812,6 +812,20 @@ TEST(FlushPaceWakeup, IdleCoordinatorDoesNotSpin) {
   until a second after the last round, none after. */
   EXPECT_LE(spins, 10);
   EXPECT_EQ(late, 0);
+  /* Slices due in a second in which the server went idle: no round
+  takes them, so each comes back due; at most one immediate wake-up a
+  tenth of a second, not one a ms. */
+  buf_flush_pace::Wakeup idle;
+  buf_flush_pace::Slicer slices;
+  slices.first(1000, 30.0);
+  idle.round(30.0);
+  int slice_spins = 0;
+  for (int ms = 0; ms < 1000; ++ms) {
+    const double now = 30.0 + ms / 1000.0;
+    const double due = idle.next(now, 30.0, false, &slices);
+    if (due >= 0 && due <= now) slice_spins++;
+  }
+  EXPECT_LE(slice_spins, 10);
   /* No free list below the depth: no early wake-up at all. */
   buf_flush_pace::Wakeup quiet;
   quiet.round(0);

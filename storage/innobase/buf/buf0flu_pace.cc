@@ -219,11 +219,20 @@ double Wakeup::next(double now_s, double second_start_s, bool below,
     *slicer = Slicer();
   }
   double due = slicer->due();
-  if (!below || now_s - m_last_round >= LRU_IDLE_S) return due;
-  const double lru = lru_due(std::max(m_last_round, m_last_wake), true);
-  if (due >= 0 && due <= lru) return due;
-  if (lru <= now_s) m_last_wake = now_s;
-  return lru;
+  if (below && now_s - m_last_round < LRU_IDLE_S) {
+    const double lru = lru_due(m_last_round, true);
+    if (due < 0 || lru < due) due = lru;
+  }
+  if (due < 0 || due > now_s) return due;
+  /* Due now: the coordinator wakes at once. If the last such wake-up ran
+  no round (the server went idle with slices or an LRU batch due), the
+  same time would come back at once: not before a tenth of a second. */
+  const double tick = 1.0 / LRU_ROUNDS;
+  if (m_last_wake > m_last_round && now_s < m_last_wake + tick) {
+    return m_last_wake + tick;
+  }
+  m_last_wake = now_s;
+  return due;
 }
 
 void Controller::reset() { *this = Controller(); }

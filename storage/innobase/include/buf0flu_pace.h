@@ -303,13 +303,13 @@ class Slicer {
 /** When the page cleaner coordinator should wake up before the end of its
 second: for the next slice of the second's flush target, or, while a free
 list is below the LRU depth, for the next LRU batch (lru_due()). A time
-in the past wakes it at once, so none is handed out twice: an LRU wake-up
-that found no round to run (the coordinator runs rounds only while the
-server is active) is not repeated before the next tenth of a second, none
-is handed out once the coordinator has run no round for a second, and
-slices left from an earlier second (the server went idle, or a round ran
-past the second) are dropped. Times are seconds on any monotonic
-clock. */
+in the past wakes it at once; the coordinator runs rounds only while the
+server is active, and a wake-up that ran no round leaves the same time
+due, so: such a wake-up is not repeated before a tenth of a second, no
+LRU wake-up is handed out once the coordinator has run no round for a
+second, and slices left from an earlier second (the server went idle,
+or a round ran past the second) are dropped. Times are seconds on any
+monotonic clock. */
 class Wakeup {
  public:
   /** A page cleaner round, with its LRU batch, ended.
@@ -326,7 +326,7 @@ class Wakeup {
  private:
   /** When the last round ended. */
   double m_last_round{0};
-  /** When an LRU wake-up in the past was last handed out. */
+  /** When a wake-up due at once was last handed out. */
   double m_last_wake{0};
 };
 
