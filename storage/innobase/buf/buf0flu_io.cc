@@ -334,12 +334,12 @@ ulint buf_flush_pace_target(ulint n_pages) {
 
 ulint buf_flush_pace_slice_first(ulint n_pages) {
   if (!pace.on) return n_pages;
-  /* Upstream's own target is cut too: sent at once, it is the one long
-  round of the second, in which no LRU batch runs and the free lists
-  drain (stall lab B, 2026-11-26: with the LRU batches spread and
-  upstream's target of ~800 pages sent at once, a round lasted over a
-  second every few seconds on a saturated volume, and TPS alternated
-  between ~300 and ~600). Its slices are equal shares per instance. */
+  /* Upstream's own target is cut too: sent at once, it is one long
+  round, in which no LRU batch runs and the free lists drain (stall lab
+  B, 2026-11-26: with the LRU batches spread and upstream's target of
+  ~800 pages sent at once, TPS alternated between ~300 and ~600 and some
+  seconds completed no flush at all, most likely that round; with it
+  sliced the line was flat). Its slices are equal shares per instance. */
   const bool ours = n_pages == pace.iter_target;
   const auto first =
       pace.slicer.first(ours ? n_pages : 0, seconds(Clock::now()));
