@@ -53,7 +53,7 @@ Free Software Foundation.
    queue stands (writes submitted and not completed over a tenth of a
    second's).
  - Pressure, 0..1, each rising at once and falling slowly: dirty pages
-   over the last 10 points below innodb_max_dirty_pages_pct (not below
+   over the last 4 points below innodb_max_dirty_pages_pct (not below
    innodb_max_dirty_pages_pct_lwm), from the dirty-page share smoothed
    over about five seconds (one second's share swings by 30 points in an
    IO-bound pool as LRU batches evict); free pages below the LRU target
@@ -218,7 +218,7 @@ age is so far below the target that no advance is wanted */
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
                  double age, double target, double horizon_s);
 
-/** Dirty-page pressure: 0 at or below the larger of lwm and max - 10
+/** Dirty-page pressure: 0 at or below the larger of lwm and max - 4
 points, 1 at or above max, linear between (NaN gives 0). Below that band
 a dirty page costs nothing the checkpoint age and the free lists do not
 already say, and upstream's own flushing for the dirty-page percentage
