@@ -872,23 +872,23 @@ TEST(FlushPaceWakeup, IdleCoordinatorDoesNotSpin) {
   for (int ms = 0; ms < 3000; ++ms) {
     const double now = 10.0 + ms / 1000.0;
     const double second = 10.0 + std::floor(ms / 1000.0);
-    if (ms < 500 && ms % 100 == 0) w.round(now); /* active: rounds run */
+    if (ms < 500 && ms % 50 == 0) w.round(now); /* active: rounds run */
     const double due = w.next(now, second, true, &s);
     if (due >= 0 && due <= now) {
       (ms < 500 ? busy : spins)++;
       if (ms >= 1500) late++;
     }
   }
-  /* While rounds run, the next batch is a tenth of a second after the
-  last one, never already due. */
+  /* While rounds run, the next batch is 1 / LRU_ROUNDS of a second after
+  the last one, never already due. */
   EXPECT_EQ(busy, 0);
-  /* Idle from 0.5 s: at most one immediate wake-up per tenth of a second
-  until a second after the last round, none after. */
-  EXPECT_LE(spins, 10);
+  /* Idle from 0.5 s: at most one immediate wake-up per LRU round until a
+  second after the last round, none after. */
+  EXPECT_LE(spins, static_cast<int>(buf_flush_pace::LRU_ROUNDS));
   EXPECT_EQ(late, 0);
   /* Slices due in a second in which the server went idle: no round
   takes them, so each comes back due; at most one immediate wake-up a
-  tenth of a second, not one a ms. */
+  round, not one a ms. */
   buf_flush_pace::Wakeup idle;
   buf_flush_pace::Slicer slices;
   slices.first(1000, 30.0);
@@ -899,7 +899,7 @@ TEST(FlushPaceWakeup, IdleCoordinatorDoesNotSpin) {
     const double due = idle.next(now, 30.0, false, &slices);
     if (due >= 0 && due <= now) slice_spins++;
   }
-  EXPECT_LE(slice_spins, 10);
+  EXPECT_LE(slice_spins, static_cast<int>(buf_flush_pace::LRU_ROUNDS));
   /* No free list below the depth: no early wake-up at all. */
   buf_flush_pace::Wakeup quiet;
   quiet.round(0);
@@ -912,23 +912,25 @@ the next LRU batch. */
 TEST(FlushPaceWakeup, StaleSlicesDropped) {
   buf_flush_pace::Wakeup w;
   buf_flush_pace::Slicer s;
-  s.first(1000, 20.0); /* slices due at 20.1 .. 20.9 */
-  w.round(20.0);
-  EXPECT_NEAR(w.next(20.05, 20.0, true, &s), 20.1, 1e-9);
-  w.round(20.02);
-  EXPECT_NEAR(w.next(20.05, 20.0, true, &s), 20.1, 1e-9);
+  s.first(1280, 20.0); /* 20 slices of 64, due at 20.05 .. 20.95 */
+  w.round(20.02);       /* the next LRU batch is due at 20.07 */
+  EXPECT_NEAR(w.next(20.03, 20.0, true, &s), 20.05, 1e-9);
+  w.round(20.04);
+  EXPECT_NEAR(w.next(20.045, 20.0, true, &s), 20.05, 1e-9);
+  /* Without a free list below the depth, only the slice. */
+  EXPECT_NEAR(w.next(20.045, 20.0, false, &s), 20.05, 1e-9);
   /* The coordinator's next second began at 21.0 with the slices of 20
   not all flushed: they are gone, and only the LRU wake-up is left. */
-  w.round(20.95);
-  EXPECT_NEAR(w.next(21.0, 21.0, true, &s), 21.05, 1e-9);
+  w.round(20.97);
+  EXPECT_NEAR(w.next(21.0, 21.0, true, &s), 21.02, 1e-9);
   EXPECT_LT(s.due(), 0);
   EXPECT_LT(w.next(21.0, 21.0, false, &s), 0);
 }
 
 TEST(FlushPaceLru, BatchAndRounds) {
-  EXPECT_EQ(buf_flush_pace::lru_batch(1024), 205u);
+  EXPECT_EQ(buf_flush_pace::lru_batch(1024), 103u);
   EXPECT_EQ(buf_flush_pace::lru_batch(0), 1u);
-  EXPECT_DOUBLE_EQ(buf_flush_pace::lru_due(7.0, true), 7.1);
+  EXPECT_DOUBLE_EQ(buf_flush_pace::lru_due(7.0, true), 7.05);
   EXPECT_LT(buf_flush_pace::lru_due(7.0, false), 0);
 }
 
@@ -1110,21 +1112,22 @@ TEST(FlushPaceController, ResetForgets) {
 
 using buf_flush_pace::Slicer;
 
-/* A second's target of 2,250 pages goes out in 10 slices, one every
-100 ms, and adds up to the target. */
+/* A second's target of 2,000 pages goes out in 20 slices, one every
+50 ms, and adds up to the target. */
 TEST(FlushPaceSlicer, SpreadsTheTargetOverTheSecond) {
   Slicer s;
-  uint64_t total = s.first(2250, 100.0);
+  uint64_t total = s.first(2000, 100.0);
   EXPECT_EQ(s.count(), buf_flush_pace::MAX_SLICES);
-  EXPECT_EQ(total, 225u);
-  EXPECT_EQ(s.next(100.05), 0u) << "the second slice is not due yet";
+  EXPECT_EQ(s.count(), 20u);
+  EXPECT_EQ(total, 100u);
+  EXPECT_EQ(s.next(100.025), 0u) << "the second slice is not due yet";
   for (unsigned i = 1; i < s.count(); ++i) {
-    EXPECT_NEAR(s.due(), 100.0 + i / 10.0, 1e-9);
+    EXPECT_NEAR(s.due(), 100.0 + i / 20.0, 1e-9);
     const uint64_t n = s.next(s.due());
-    EXPECT_EQ(n, 225u);
+    EXPECT_EQ(n, 100u);
     total += n;
   }
-  EXPECT_EQ(total, 2250u);
+  EXPECT_EQ(total, 2000u);
   EXPECT_LT(s.due(), 0) << "none left";
   EXPECT_EQ(s.next(101.5), 0u);
 }

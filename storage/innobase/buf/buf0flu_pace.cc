@@ -232,7 +232,7 @@ double Wakeup::next(double now_s, double second_start_s, bool below,
   if (due < 0 || due > now_s) return due;
   /* Due now: the coordinator wakes at once. If the last such wake-up ran
   no round (the server went idle with slices or an LRU batch due), the
-  same time would come back at once: not before a tenth of a second. */
+  same time would come back at once: not before the next LRU round. */
   const double tick = 1.0 / LRU_ROUNDS;
   if (m_last_wake > m_last_round && now_s < m_last_wake + tick) {
     return m_last_wake + tick;

@@ -78,8 +78,8 @@ Free Software Foundation.
    LRU tail are the ones to be evicted next, and a dirty one written there
    has taken all the changes it will take in the pool.
  - LRU rounds: while a free list is below that depth the page cleaner
-   runs an LRU batch every tenth of a second, each of at most a fifth of
-   the depth, instead of refilling the whole depth in one batch at the
+   runs an LRU batch every twentieth of a second, each of at most a tenth
+   of the depth, instead of refilling the whole depth in one batch at the
    start of the second (see lru_batch()). */
 
 #ifndef buf0flu_pace_h
@@ -229,8 +229,13 @@ double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct);
 far the free list is below half the target (0 at or above half). */
 double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits);
 
-/** LRU batches per second while a free list is below the LRU depth. */
-constexpr unsigned LRU_ROUNDS = 10;
+/** LRU batches per second while a free list is below the LRU depth.
+Each batch is a burst of page writes that the redo and binary log writes
+of the commits queue behind; on a volume at its IOPS cap the burst sets
+the commits' tail latency (stall lab B, 2026-11-26: at ten a second, with
+ten flush-list slices, the worst second's max latency sat at ~300 ms in
+both phases, against ~500 ms for vanilla's one burst a second). */
+constexpr unsigned LRU_ROUNDS = 20;
 
 /** Most pages one LRU batch flushes or evicts in an instance while pacing:
 twice the depth a second, spread over LRU_ROUNDS batches. Upstream
@@ -241,7 +246,7 @@ batch put thousands of page writes into the device queue at once, and
 the page reads, redo and binary log writes behind them waited (stall lab
 B, 2026-11-26: batches of 3,000-4,700 pages, the round over a second
 long, TPS 100-200 in those seconds against 330-500 around them). Batches
-every tenth of a second each replace what was taken since the last one;
+every 1 / LRU_ROUNDS of a second each replace what was taken since the last one;
 the cap spreads a refill after a burst of reads, or after the depth
 rose, over several of them. Twice the depth leaves room for reads that
 take more than the depth a second.
@@ -259,8 +264,8 @@ double lru_due(double last_s, bool below);
 
 /** Fewest pages in one slice of a second's flush target. */
 constexpr uint64_t SLICE_MIN_PAGES = 64;
-/** Most slices per second. */
-constexpr unsigned MAX_SLICES = 10;
+/** Most slices per second (as many as LRU rounds, for the same reason). */
+constexpr unsigned MAX_SLICES = 20;
 
 /** Spreads one second's device-paced flush target over the second.
 
@@ -305,7 +310,8 @@ second: for the next slice of the second's flush target, or, while a free
 list is below the LRU depth, for the next LRU batch (lru_due()). A time
 in the past wakes it at once; the coordinator runs rounds only while the
 server is active, and a wake-up that ran no round leaves the same time
-due, so: such a wake-up is not repeated before a tenth of a second, no
+due, so: such a wake-up is not repeated before 1 / LRU_ROUNDS of a
+second, no
 LRU wake-up is handed out once the coordinator has run no round for a
 second, and slices left from an earlier second (the server went idle,
 or a round ran past the second) are dropped. Times are seconds on any
