@@ -913,7 +913,7 @@ TEST(FlushPaceWakeup, StaleSlicesDropped) {
   buf_flush_pace::Wakeup w;
   buf_flush_pace::Slicer s;
   s.first(1280, 20.0); /* 20 slices of 64, due at 20.05 .. 20.95 */
-  w.round(20.02);       /* the next LRU batch is due at 20.07 */
+  w.round(20.02);      /* the next LRU batch is due at 20.07 */
   EXPECT_NEAR(w.next(20.03, 20.0, true, &s), 20.05, 1e-9);
   w.round(20.04);
   EXPECT_NEAR(w.next(20.045, 20.0, true, &s), 20.05, 1e-9);
@@ -969,6 +969,36 @@ TEST(FlushPaceController, PressureFallsSlowly) {
   Decision d;
   for (int i = 0; i < 30; ++i) d = ctl.update(config(), obs);
   EXPECT_EQ(d.budget, 0u);
+}
+
+/* A drain (innodb_max_dirty_pages_pct and _lwm at 0, as the stall lab's
+settle and many runbooks do) is full pressure; setting the limits back is
+not a noisy dirty share, so the pressure and the budget go at once. With
+the pressure smoothed across the change the budget stayed above zero for
+over ten seconds (stall lab A, 2026-11-26), and it still does when only
+the dirty share falls (PressureFallsSlowly). */
+TEST(FlushPaceController, RestoredDirtyLimitReleasesThePressureAtOnce) {
+  Controller ctl;
+  Observation obs;
+  obs.writes = 500;
+  obs.write_latency_us = 200;
+  obs.dirty_pct = 1;
+  obs.free_pages = 100000;
+  Config drain = config();
+  drain.dirty_lwm_pct = 0;
+  drain.dirty_max_pct = 0;
+  Decision d;
+  for (int i = 0; i < 10; ++i) d = ctl.update(drain, obs);
+  EXPECT_EQ(d.pressure, 1);
+  EXPECT_GE(d.budget, 400u);     /* at least innodb_io_capacity_max */
+  d = ctl.update(config(), obs); /* 1% dirty against 10/90 */
+  EXPECT_EQ(d.p_dirty, 0);
+  EXPECT_EQ(d.budget, 0u);
+  /* The limits unchanged, a falling share is still smoothed. */
+  for (int i = 0; i < 10; ++i) d = ctl.update(drain, obs);
+  obs.dirty_pct = 0;
+  d = ctl.update(drain, obs);
+  EXPECT_GT(d.budget, 0u);
 }
 
 /* Measured in the stall lab (open_loop, 2026-11-24): on a device shared

@@ -52,7 +52,8 @@ Free Software Foundation.
    the device completed while the write queue grows, and for less while a
    queue stands (writes submitted and not completed over a tenth of a
    second's).
- - Pressure, 0..1, each rising at once and falling slowly: dirty pages
+ - Pressure, 0..1, each rising at once and falling slowly (the
+   dirty-page pressure at once when its limits change): dirty pages
    over the last 4 points below innodb_max_dirty_pages_pct (not below
    innodb_max_dirty_pages_pct_lwm), from the dirty-page share smoothed
    over about five seconds (one second's share swings by 30 points in an
@@ -370,6 +371,10 @@ class Controller {
   double m_dirty_pct{-1};
   /** Smoothed dirty-page pressure (drives the budget). */
   double m_pressure{0};
+  /** innodb_max_dirty_pages_pct_lwm and innodb_max_dirty_pages_pct the
+  last pressure was read against (negative: none yet). */
+  double m_dirty_lwm_pct{-1};
+  double m_dirty_max_pct{-1};
   /** Smoothed free-page pressure (reported). */
   double m_free_pressure{0};
   /** Free pages the LRU batch keeps per instance (0: not started). */
