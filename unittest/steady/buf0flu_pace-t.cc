@@ -912,13 +912,14 @@ the next LRU batch. */
 TEST(FlushPaceWakeup, StaleSlicesDropped) {
   buf_flush_pace::Wakeup w;
   buf_flush_pace::Slicer s;
-  s.first(1280, 20.0); /* 20 slices of 64, due at 20.05 .. 20.95 */
+  s.first(1280, 20.0); /* 10 slices of 128, due at 20.1 .. 20.9 */
   w.round(20.02);      /* the next LRU batch is due at 20.07 */
-  EXPECT_NEAR(w.next(20.03, 20.0, true, &s), 20.05, 1e-9);
-  w.round(20.04);
-  EXPECT_NEAR(w.next(20.045, 20.0, true, &s), 20.05, 1e-9);
+  EXPECT_NEAR(w.next(20.03, 20.0, true, &s), 20.07, 1e-9);
+  w.round(20.06); /* the next LRU batch is due at 20.11 */
+  EXPECT_NEAR(w.next(20.065, 20.0, true, &s), 20.1, 1e-9);
   /* Without a free list below the depth, only the slice. */
-  EXPECT_NEAR(w.next(20.045, 20.0, false, &s), 20.05, 1e-9);
+  w.round(20.02);
+  EXPECT_NEAR(w.next(20.03, 20.0, false, &s), 20.1, 1e-9);
   /* The coordinator's next second began at 21.0 with the slices of 20
   not all flushed: they are gone, and only the LRU wake-up is left. */
   w.round(20.97);
@@ -1142,19 +1143,19 @@ TEST(FlushPaceController, ResetForgets) {
 
 using buf_flush_pace::Slicer;
 
-/* A second's target of 2,000 pages goes out in 20 slices, one every
-50 ms, and adds up to the target. */
+/* A second's target of 2,000 pages goes out in 10 slices, one every
+100 ms, and adds up to the target. */
 TEST(FlushPaceSlicer, SpreadsTheTargetOverTheSecond) {
   Slicer s;
   uint64_t total = s.first(2000, 100.0);
   EXPECT_EQ(s.count(), buf_flush_pace::MAX_SLICES);
-  EXPECT_EQ(s.count(), 20u);
-  EXPECT_EQ(total, 100u);
-  EXPECT_EQ(s.next(100.025), 0u) << "the second slice is not due yet";
+  EXPECT_EQ(s.count(), 10u);
+  EXPECT_EQ(total, 200u);
+  EXPECT_EQ(s.next(100.05), 0u) << "the second slice is not due yet";
   for (unsigned i = 1; i < s.count(); ++i) {
-    EXPECT_NEAR(s.due(), 100.0 + i / 20.0, 1e-9);
+    EXPECT_NEAR(s.due(), 100.0 + i / 10.0, 1e-9);
     const uint64_t n = s.next(s.due());
-    EXPECT_EQ(n, 100u);
+    EXPECT_EQ(n, 200u);
     total += n;
   }
   EXPECT_EQ(total, 2000u);
