@@ -1123,6 +1123,39 @@ TEST(FlushPaceClosedLoop, CeilingHonoured) {
 
 /* reset() forgets: the estimate starts again at innodb_io_capacity_max
 (no stale measurement after the feature is switched off and on). */
+/* The coordinator updates the controller from its active rounds only: an
+interval of a minute is an idle server (the stall lab's settle between
+prepare and the run). What it remembers of the load before the gap
+(pressure, budget, LRU depth, age window) is gone after it; what it
+learned about the device stays. One second later, the same observation
+still finds the pressure falling slowly (PressureFallsSlowly). */
+TEST(FlushPaceController, IdleGapForgetsTheLoadNotTheDevice) {
+  Controller ctl;
+  Observation load;
+  load.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
+  load.writes = load.submitted = 3000;
+  load.write_latency_us = 100;
+  load.flushed = 100000;
+  load.free_waits = 50;
+  for (int i = 0; i < 30; ++i) ctl.update(config(), load);
+  const Decision busy = ctl.last();
+  ASSERT_GT(busy.budget, 1000u);
+  ASSERT_GT(busy.lru_depth, 1024u);
+
+  Observation quiet;
+  quiet.dirty_pct = 1;
+  quiet.free_pages = 100000;
+  Controller same = ctl;
+  EXPECT_GT(same.update(config(), quiet).budget, 0u) << "1 s: no gap";
+
+  quiet.interval_s = 60;
+  const Decision &d = ctl.update(config(), quiet);
+  EXPECT_EQ(d.budget, 0u);
+  EXPECT_EQ(d.pressure, 0);
+  EXPECT_EQ(d.lru_depth, 1024u);
+  EXPECT_EQ(d.capability, busy.capability);
+}
+
 TEST(FlushPaceController, ResetForgets) {
   Controller ctl;
   Observation obs;

@@ -110,6 +110,15 @@ constexpr double LRU_STEP_UP = 1.1;
 constexpr double LRU_STEP_DOWN = 0.98;
 /** Free-page pressure from which the depth steps up without a wait. */
 constexpr double LRU_LOW = 0.5;
+/** An interval longer than this spans an idle gap: the coordinator
+updates the controller only from its active rounds, every 1-1.5 s under
+load, so nothing it remembers of the load before the gap is current. Kept
+across one, the age window and budget of the stall lab's prepare (bulk
+inserts, then an idle settle of a minute or more) flushed 1,800-2,900
+pages a second at a young age in the first five seconds of the run
+(2026-11-26). Long rounds (sync-mode flushing of a large batch) take a
+few seconds, well short of this. */
+constexpr double IDLE_GAP_S = 10;
 /** Seconds over which the age is brought back to that target from
 above... */
 constexpr double AGE_HORIZON_S = 4;
@@ -242,6 +251,18 @@ double Wakeup::next(double now_s, double second_start_s, bool below,
 }
 
 void Controller::reset() { *this = Controller(); }
+
+void Controller::forget_load() {
+  Controller fresh;
+  fresh.m_capability = m_capability;
+  fresh.m_baseline_us = m_baseline_us;
+  fresh.m_latency_us = m_latency_us;
+  fresh.m_since_cut = m_since_cut;
+  fresh.m_last_cut = m_last_cut;
+  fresh.m_dirty_lwm_pct = m_dirty_lwm_pct;
+  fresh.m_dirty_max_pct = m_dirty_max_pct;
+  *this = fresh;
+}
 
 void Controller::learn(const Config &cfg, const Observation &obs) {
   const double floor =
@@ -389,6 +410,7 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
 }
 
 const Decision &Controller::update(const Config &cfg, const Observation &obs) {
+  if (obs.interval_s > IDLE_GAP_S) forget_load();
   learn(cfg, obs);
   follow_age(cfg, obs);
   /* innodb_adaptive_flushing_device_capacity_max: no estimate and no

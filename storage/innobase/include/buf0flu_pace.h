@@ -368,6 +368,11 @@ class Controller {
   /** Update the flush rate that holds the checkpoint age at its target. */
   void follow_age(const Config &cfg, const Observation &obs);
 
+  /** Forget the load (age window, pressures, budget, write queue, LRU
+  depth) and keep what was learned about the device: the interval spans
+  an idle gap, see IDLE_GAP_S. */
+  void forget_load();
+
   Decision m_last;
   /** Capability estimate, pages/s (0: not started). */
   double m_capability{0};
