@@ -29,14 +29,15 @@ ones read here (the same for every server, a few increments per page).
 import statistics
 
 # INNODB_METRICS rows read each second, and the patterns that enable them.
-METRICS = ["log_lsn_checkpoint_age", "log_max_modified_age_async", "log_max_modified_age_sync",
+METRICS = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest_approx",
+           "log_max_modified_age_async", "log_max_modified_age_sync",
            "log_on_file_space_waits", "buffer_flush_sync_waits", "buffer_flush_sync_total_pages",
            "buffer_LRU_get_free_waits", "buffer_LRU_single_flush_num_scan",
            "buffer_LRU_batch_flush_total_pages",
            # Steady's device-paced flushing (enabled at startup; absent elsewhere)
            "buffer_flush_pace_budget", "buffer_flush_pace_capability",
-           "buffer_flush_pace_write_latency_us"]
-ENABLE = ["log_lsn_checkpoint_age", "log_max_modified_age_%", "log_on_file_space_%", "buffer_flush_sync%",
+           "buffer_flush_pace_write_latency_us", "buffer_flush_pace_pressure_ckpt_pct"]
+ENABLE = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest_approx", "log_max_modified_age_%", "log_on_file_space_%", "buffer_flush_sync%",
           "buffer_LRU_get_free_waits", "buffer_LRU_single_flush%", "buffer_LRU_batch_flush%",
           "buffer_flush_pace%"]
 # Status variables the cause columns need (beside lab.collect's).
@@ -46,12 +47,14 @@ PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status
 # Per-second columns this module fills (lab.summary.PER_SECOND_COLUMNS).
 COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
            "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
-           "free_pages", "pace_budget", "pace_capability", "pace_write_lat_us"]
+           "free_pages", "oldest_async_pct", "pace_budget", "pace_capability", "pace_write_lat_us",
+           "pace_p_ckpt"]
 
 # Gauges copied as they are: column -> INNODB_METRICS row in a round.
 LEVELS = {"pace_budget": PREFIX + "buffer_flush_pace_budget",
           "pace_capability": PREFIX + "buffer_flush_pace_capability",
-          "pace_write_lat_us": PREFIX + "buffer_flush_pace_write_latency_us"}
+          "pace_write_lat_us": PREFIX + "buffer_flush_pace_write_latency_us",
+          "pace_p_ckpt": PREFIX + "buffer_flush_pace_pressure_ckpt_pct"}
 
 # Counters turned into per-second rates: column -> counter in a round.
 RATES = {"redo_space_waits_ps": PREFIX + "log_on_file_space_waits",
@@ -97,6 +100,12 @@ def columns(prev, cur, dt, status_age=None):
         m = _num(cur, PREFIX + mark.lower())
         if age is not None and m:
             out[col] = "%.1f" % (100.0 * age / m)
+    # The age of the oldest modification, which the page cleaner's flushing
+    # moves (the checkpoint age trails it by up to a checkpoint interval).
+    lsn, oldest = _num(cur, PREFIX + "log_lsn_current"), _num(cur, PREFIX + "log_lsn_buf_pool_oldest_approx")
+    mark = _num(cur, PREFIX + "log_max_modified_age_async")
+    if lsn and oldest and mark:
+        out["oldest_async_pct"] = "%.1f" % (100.0 * max(0.0, lsn - oldest) / mark)
     free = _num(cur, "innodb_buffer_pool_pages_free")
     if free is not None:
         out["free_pages"] = "%d" % free

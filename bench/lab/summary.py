@@ -31,10 +31,11 @@ PER_SECOND_COLUMNS = [
     # stall causes from INNODB_METRICS and status (lab.causes)
     "ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
     "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
-    "free_pages",
+    "free_pages", "oldest_async_pct",
     # Steady's device-paced flushing: budget and capability (pages/s), page
-    # write latency (us) as the controller saw them (blank elsewhere)
-    "pace_budget", "pace_capability", "pace_write_lat_us",
+    # write latency (us) and checkpoint-age pressure (0-100) as the
+    # controller saw them (blank elsewhere)
+    "pace_budget", "pace_capability", "pace_write_lat_us", "pace_p_ckpt",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
     # bulk_load: the loader step (create, prealloc, load) overlapping the second

@@ -37,12 +37,18 @@ class Columns(unittest.TestCase):
         self.assertEqual((out["ckpt_async_pct"], out["ckpt_sync_pct"]), ("90.0", "80.0"))
         self.assertNotIn("sync_flush_waits_ps", out)         # no previous round: levels only
 
+    def test_oldest_modification_age_against_the_async_mark(self):
+        cur = rnd(m_log_lsn_current=1000 * MiB, m_log_lsn_buf_pool_oldest_approx=940 * MiB, **self.MARKS)
+        self.assertEqual(X.columns(None, cur, 0)["oldest_async_pct"], "75.0")
+        clean = rnd(m_log_lsn_current=1000 * MiB, m_log_lsn_buf_pool_oldest_approx=0, **self.MARKS)
+        self.assertNotIn("oldest_async_pct", X.columns(None, clean, 0))   # no dirty page
+
     def test_pacing_levels_where_the_server_has_them(self):
         cur = rnd(m_buffer_flush_pace_budget=1850, m_buffer_flush_pace_capability=2400,
-                  m_buffer_flush_pace_write_latency_us=310)
+                  m_buffer_flush_pace_write_latency_us=310, m_buffer_flush_pace_pressure_ckpt_pct=42)
         out = X.columns(None, cur, 0)
-        self.assertEqual((out["pace_budget"], out["pace_capability"], out["pace_write_lat_us"]),
-                         ("1850", "2400", "310"))
+        self.assertEqual((out["pace_budget"], out["pace_capability"], out["pace_write_lat_us"], out["pace_p_ckpt"]),
+                         ("1850", "2400", "310", "42"))
         self.assertNotIn("pace_budget", X.columns(None, rnd(), 0))   # vanilla: blank
 
     def test_status_age_when_the_metric_is_off(self):
