@@ -112,12 +112,13 @@ constexpr double LRU_STEP_DOWN = 0.98;
 constexpr double LRU_LOW = 0.5;
 /** An interval longer than this spans an idle gap: the coordinator
 updates the controller only from its active rounds, every 1-1.5 s under
-load, so nothing it remembers of the load before the gap is current. Kept
-across one, the age window and budget of the stall lab's prepare (bulk
-inserts, then an idle settle of a minute or more) flushed 1,800-2,900
-pages a second at a young age in the first five seconds of the run
-(2026-11-26). Long rounds (sync-mode flushing of a large batch) take a
-few seconds, well short of this. */
+load, so nothing it remembers of the load before the gap is current, and
+kept across the gap it would act at the start of the next load on the
+pressure, budget and age window of the last one. (Stall lab A, 2026-11-26:
+one run flushed 1,800-2,900 pages a second at a young age in its first
+five seconds, after prepare; whether its gap was this long is not known.)
+Long rounds (sync-mode flushing of a large batch) take a few seconds,
+well short of this. */
 constexpr double IDLE_GAP_S = 10;
 /** Seconds over which the age is brought back to that target from
 above... */
@@ -130,8 +131,16 @@ constexpr double AGE_APPROACH_S = 12;
 /** Weight of the last interval in the age the rate is set from. */
 constexpr double AGE_WEIGHT = 0.5;
 /** Largest change of the age-following rate per interval, share of what
-was flushed. */
-constexpr double RATE_UP = 0.25;
+was flushed. Up by 25% an interval, the rate overshot the one that holds
+the age to about twice it on the approach after a cold start, and the
+transactions lost a third of their throughput for a few seconds (stall
+lab A, 2026-11-26: 4,059 against ~2,100 pages/s, TPS 0.65 of the mean).
+There the pages dirtied first, at the highest rate, are the oldest, so
+the rate that holds a young age is far above the settled one; a slower
+rise reaches the target with less of it (see the unit test
+ApproachAfterAColdStartTakesNoDip). Slower still (15%) let the age run
+past the async mark in the same simulation. */
+constexpr double RATE_UP = 0.2;
 constexpr double RATE_DOWN = 0.2;
 
 double clamp01(double v) {

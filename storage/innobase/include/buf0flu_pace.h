@@ -47,7 +47,7 @@ Free Software Foundation.
    by the redo generated plus the gap to the target over four seconds
    (twelve from below, so that the rate has ramped up when the age gets
    there), by
-   a bounded step (x0.8 .. x1.25 of what was flushed). Below the target
+   a bounded step (x0.8 .. x1.2 of what was flushed). Below the target
    by more than that, no rate: upstream decides. It asks for no more than
    the device completed while the write queue grows, and for less while a
    queue stands (writes submitted and not completed over a tenth of a
@@ -214,7 +214,7 @@ bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age,
 @param[in] target        checkpoint age wanted
 @param[in] horizon_s     seconds over which to close the gap
 @return pages per second that advance the checkpoint by the redo generated
-plus the gap over the horizon, bounded to flushed x [0.8, 1.25]; 0 when the
+plus the gap over the horizon, bounded to flushed x [0.8, 1.2]; 0 when the
 age is so far below the target that no advance is wanted */
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
                  double age, double target, double horizon_s);
