@@ -418,6 +418,30 @@ TEST(FlushPaceClosedLoop, ApproachesWithoutOvershoot) {
   EXPECT_LE(reversals(r.budget, 100, 5), 2);
 }
 
+/** Stall lab A from a cold start: flushing takes throughput from the
+transactions (Engine::flush_cost), a second's flushing shows in the age
+the next second, and the controller misses every third second. */
+Engine cold_start(double combining, double redo_rate, double need) {
+  Engine eng;
+  eng.combining = combining;
+  eng.flush_lag = true;
+  eng.redo_rate = redo_rate;
+  eng.need = need;
+  eng.flush_cost = 0.00015;
+  eng.skip_update_every = 3;
+  return eng;
+}
+
+/** The approach's bounds: the throughput (redo generated) never below 0.8
+of its settled level, the age short of the async mark. */
+void expect_no_dip(const Result &r, const Engine &eng) {
+  const double settled = mean_of(r.generated, 150, 300);
+  EXPECT_GT(min_of(r.generated, 0, 300), 0.8 * settled)
+      << "settled at " << settled;
+  EXPECT_LT(max_of(r.age, 0, 300), eng.async_mark);
+  EXPECT_EQ(r.sync_seconds, 0);
+}
+
 /* Stall lab A's shape: flushing takes throughput from the transactions
 (Engine::flush_cost), so while the age rises to its target the redo rate
 is high, and the rate that holds the age there is lower once the page
@@ -432,20 +456,9 @@ not reproduce the lab's one second at 0.65 of the mean (2026-11-26, run
 04, the budget at 4,058 pages/s on the way); with the lab's much denser
 first-dirtied pages it does, see ApproachAfterAColdStartTakesNoDip. */
 TEST(FlushPaceClosedLoop, ApproachTakesNoThroughputDip) {
-  Device dev;
-  Engine eng;
-  eng.combining = 1;
-  eng.flush_lag = true;
-  eng.redo_rate = 4e6;
-  eng.need = 3000;
-  eng.flush_cost = 0.00015;
-  eng.skip_update_every = 3;
-  const Result r = run(300, dev, eng, true, no_change);
-  const double settled = mean_of(r.generated, 150, 300);
-  EXPECT_GT(min_of(r.generated, 0, 300), 0.8 * settled)
-      << "settled at " << settled;
-  EXPECT_LT(max_of(r.age, 0, 300), eng.async_mark);
-  EXPECT_EQ(r.sync_seconds, 0);
+  const Engine eng = cold_start(1, 4e6, 3000);
+  const Result r = run(300, Device(), eng, true, no_change);
+  expect_no_dip(r, eng);
   EXPECT_LE(reversals(r.budget, 100, 5), 2);
 }
 
@@ -464,22 +477,12 @@ TEST(FlushPaceClosedLoop, ApproachAfterAColdStartTakesNoDip) {
   Device dev;
   dev.capacity = 6600;
   dev.flat_until_cap = true;
-  Engine eng;
-  eng.combining = 2.5;
-  eng.flush_lag = true;
-  eng.redo_rate = 4.4e6;
-  eng.need = 2000;
-  eng.flush_cost = 0.00015;
-  eng.skip_update_every = 3;
+  Engine eng = cold_start(2.5, 4.4e6, 2000);
   eng.sync_mark = 86e6;
   eng.foreground_writes = 0;
   const Result r = run(300, dev, eng, true, no_change);
-  const double settled = mean_of(r.generated, 150, 300);
-  EXPECT_GT(min_of(r.generated, 0, 300), 0.8 * settled)
-      << "settled at " << settled;
+  expect_no_dip(r, eng);
   EXPECT_LT(max_of(r.budget, 0, 150), 1.6 * mean_of(r.budget, 150, 300));
-  EXPECT_LT(max_of(r.age, 0, 300), eng.async_mark);
-  EXPECT_EQ(r.sync_seconds, 0);
 }
 
 /* The load doubles at once (twice the redo, twice the pages): the age
