@@ -201,7 +201,8 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(rc, 77)
         self.assertIn("debug steady build missing: " + os.path.join(self.cache, "build-debug", "steady"), err)
         self.assertIn("debug vanilla build missing: " + os.path.join(self.cache, "vanilla", "build-debug", "steady"), err)
-        self.assertIn("no script makes debug builds yet", err)
+        self.assertIn("build it with scripts/build --debug (make debug)", err)
+        self.assertIn("build it with scripts/build --vanilla --debug (make vanilla-debug)", err)
 
     def test_dry_run(self):
         self.make_build("build/steady", STEADY_LOG)
