@@ -268,10 +268,12 @@ constexpr uint64_t SLICE_MIN_PAGES = 64;
 /** Most slices per second. Ten, not as many as LRU rounds: at twenty the
 checkpoint-age wave (stall lab A, 2026-11-26, 10 min x 2) had 10 and 16
 seconds of sync-mode flushing and a CV of 0.059 and 0.071 after the first
-minute, against none and 0.030 and 0.027 at ten. A slice's writes are
-waited for before the next round, so with page writes slowed to 4-20 ms
-by the device, more of the second's slices were left undone and the age
-ran past the async mark. The flush-list targets of the free-page
+minute, against none and 0.030 and 0.027 at ten. Each sync-mode episode
+began with page writes slowed to 4-20 ms by the device and the page
+cleaner completing about half its budget; a slice's writes are waited
+for before the next round, so the likely cause is slices left undone in
+those seconds, which lets the age run past the async mark (not traced
+slice by slice). The flush-list targets of the free-page
 scenario (B) are cut in fewer than ten slices anyway (~600 pages, 64 a
 slice). */
 constexpr unsigned MAX_SLICES = 10;
