@@ -1160,11 +1160,13 @@ TEST(FlushPaceClosedLoop, CeilingHonoured) {
 /* reset() forgets: the estimate starts again at innodb_io_capacity_max
 (no stale measurement after the feature is switched off and on). */
 /* The coordinator updates the controller from its active rounds only: an
-interval of a minute is an idle server (the stall lab's settle between
-prepare and the run). What it remembers of the load before the gap
+interval of a minute is an idle server, and so is an interval in which
+the coordinator ran an idle round (the stall lab's settle between prepare
+and the run takes 2 s). What it remembers of the load before the gap
 (pressure, budget, LRU depth, age window) is gone after it; what it
-learned about the device stays. One second later, the same observation
-still finds the pressure falling slowly (PressureFallsSlowly). */
+learned about the device stays. One second later with no idle round, the
+same observation still finds the pressure falling slowly
+(PressureFallsSlowly). */
 TEST(FlushPaceController, IdleGapForgetsTheLoadNotTheDevice) {
   Controller ctl;
   Observation load;
@@ -1184,12 +1186,17 @@ TEST(FlushPaceController, IdleGapForgetsTheLoadNotTheDevice) {
   Controller same = ctl;
   EXPECT_GT(same.update(config(), quiet).budget, 0u) << "1 s: no gap";
 
-  quiet.interval_s = 60;
-  const Decision &d = ctl.update(config(), quiet);
-  EXPECT_EQ(d.budget, 0u);
-  EXPECT_EQ(d.pressure, 0);
-  EXPECT_EQ(d.lru_depth, 1024u);
-  EXPECT_EQ(d.capability, busy.capability);
+  for (const bool idle_round : {false, true}) {
+    Controller after = ctl;
+    Observation o = quiet;
+    o.after_idle = idle_round;
+    o.interval_s = idle_round ? 2 : 60;
+    const Decision &d = after.update(config(), o);
+    EXPECT_EQ(d.budget, 0u) << "idle round " << idle_round;
+    EXPECT_EQ(d.pressure, 0);
+    EXPECT_EQ(d.lru_depth, 1024u);
+    EXPECT_EQ(d.capability, busy.capability);
+  }
 }
 
 TEST(FlushPaceController, ResetForgets) {

@@ -62,6 +62,9 @@ struct Pace_state {
   uint64_t flushed{0};
   /** Pages upstream asked for since the last update. */
   uint64_t upstream{0};
+  /** The coordinator ran a round with no server activity since the last
+  update. */
+  bool idle{false};
   /** Upstream's and our target in the current iteration (a second, or
   a sync flush round), and the flush-list pages flushed for it so far
   (its slices add up), of which counted as beyond upstream's. */
@@ -199,6 +202,7 @@ void start(Clock::time_point now) {
   pace.last_wait_free = srv_stats.buf_pool_wait_free;
   pace.flushed = 0;
   pace.upstream = 0;
+  pace.idle = false;
   if (!pace.devices_resolved) resolve_devices();
   sample_devices(); /* the first sample only sets the baseline */
 }
@@ -236,6 +240,7 @@ void update(Clock::time_point now) {
       os_write_stats::mean_latency_us(pace.last_writes, writes);
   obs.flushed = pace.flushed;
   obs.upstream = pace.upstream;
+  obs.after_idle = pace.idle;
 
   const lsn_t oldest = buf_pool_get_oldest_modification_approx();
   const lsn_t lsn = log_get_lsn(*log_sys);
@@ -275,6 +280,7 @@ void update(Clock::time_point now) {
   pace.last_wait_free = wait_free;
   pace.flushed = 0;
   pace.upstream = 0;
+  pace.idle = false;
   lru_depth.store(static_cast<ulint>(d.lru_depth));
 
   MONITOR_SET(MONITOR_FLUSH_PACE_CAPABILITY, d.capability);
@@ -310,6 +316,8 @@ bool buf_flush_io_device_option_valid(const char *value) {
   os_diskstats::Dev d;
   return is_auto(value) || os_diskstats::parse_dev(value, &d);
 }
+
+void buf_flush_pace_idle() { pace.idle = true; }
 
 ulint buf_flush_pace_target(ulint n_pages) {
   pace.iter_upstream = n_pages;

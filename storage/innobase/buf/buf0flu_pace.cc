@@ -110,15 +110,18 @@ constexpr double LRU_STEP_UP = 1.1;
 constexpr double LRU_STEP_DOWN = 0.98;
 /** Free-page pressure from which the depth steps up without a wait. */
 constexpr double LRU_LOW = 0.5;
-/** An interval longer than this spans an idle gap: the coordinator
-updates the controller only from its active rounds, every 1-1.5 s under
-load, so nothing it remembers of the load before the gap is current, and
-kept across the gap it would act at the start of the next load on the
-pressure, budget and age window of the last one. (Stall lab A, 2026-11-26:
-one run flushed 1,800-2,900 pages a second at a young age in its first
-five seconds, after prepare; whether its gap was this long is not known.)
-Long rounds (sync-mode flushing of a large batch) take a few seconds,
-well short of this. */
+/** An interval longer than this spans an idle gap even if no idle round
+of the coordinator was reported (Observation::after_idle): the
+coordinator updates the controller only from its active rounds, every
+1-1.5 s under load, so nothing it remembers of the load before the gap is
+current, and kept across the gap it would act at the start of the next
+load on the pressure, budget and age window of the last one. (Stall lab
+A, 2026-11-26: runs flushed 2,500-2,900 pages in the first second, and
+one run 1,800-2,900 a second for five seconds, at a young age after
+prepare, with a budget of 0 shown at the end of the second, where
+vanilla flushed 60-200; the settle between them took 2 s.) Long rounds
+(sync-mode flushing of a large batch) take a few seconds, well short of
+this. */
 constexpr double IDLE_GAP_S = 10;
 /** Seconds over which the age is brought back to that target from
 above... */
@@ -419,7 +422,7 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
 }
 
 const Decision &Controller::update(const Config &cfg, const Observation &obs) {
-  if (obs.interval_s > IDLE_GAP_S) forget_load();
+  if (obs.after_idle || obs.interval_s > IDLE_GAP_S) forget_load();
   learn(cfg, obs);
   follow_age(cfg, obs);
   /* innodb_adaptive_flushing_device_capacity_max: no estimate and no

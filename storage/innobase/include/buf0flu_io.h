@@ -72,6 +72,12 @@ the next LRU batch, is due; next_loop_time if none is before it */
 std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
     std::chrono::steady_clock::time_point next_loop_time);
 
+/** The page cleaner coordinator ran a round with no server activity (its
+idle branch): the next controller update forgets the load before it
+(buf_flush_pace::Controller, Observation::after_idle). Page cleaner
+coordinator only. */
+void buf_flush_pace_idle();
+
 /** What the page cleaner flushed in its last pass. Page cleaner
 coordinator only.
 @param[in]  n_list  pages flushed from the flush lists

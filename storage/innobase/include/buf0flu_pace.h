@@ -152,6 +152,10 @@ struct Observation {
   uint64_t instances{1};
   /** Times a thread waited for a free page in the interval. */
   uint64_t free_waits{0};
+  /** The page cleaner coordinator ran a round with no server activity in
+  the interval: what the controller remembers of the load is from before
+  an idle period. */
+  bool after_idle{false};
 };
 
 /** What the controller decided, and why. */
@@ -372,7 +376,8 @@ class Controller {
 
   /** Forget the load (age window, pressures, budget, write queue, LRU
   depth) and keep what was learned about the device: the interval spans
-  an idle gap, see IDLE_GAP_S. */
+  an idle round of the coordinator (Observation::after_idle) or an idle
+  gap, see IDLE_GAP_S. */
   void forget_load();
 
   Decision m_last;
