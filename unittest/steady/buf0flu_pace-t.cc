@@ -1199,6 +1199,38 @@ TEST(FlushPaceController, IdleGapForgetsTheLoadNotTheDevice) {
   }
 }
 
+/* A bulk load at a young age: redo at 20% of the async mark a second,
+every page flushed advancing the checkpoint far, so the age stays at 5%
+with 3,000 pages a second flushed, and the age-following rate is held up
+only by its x0.8 step down from what was flushed. The
+bulk load ends and an OLTP load (5.5% a second) follows at once, with no
+idle round. At this age the OLTP load needs no flushing from pacing, and
+from the first update there is none; read from the window's redo rate
+alone (the bulk load's for seven more intervals) the budget fell by x0.8
+a second, as in stall lab A right after prepare (2026-11-26). */
+TEST(FlushPaceController, LoadDropAtAYoungAgeStopsTheRate) {
+  Controller ctl;
+  Observation obs;
+  obs.async_mark = 80000000;
+  obs.sync_mark = 86000000;
+  obs.lsn = 1000000000;
+  obs.lsn_age = 4000000;
+  obs.dirty_pct = 5;
+  obs.free_pages = 100000;
+  obs.writes = obs.submitted = 3000;
+  obs.write_latency_us = 200;
+  obs.upstream = 400;
+  obs.flushed = 3000; /* the page cleaner's pages, upstream's among them */
+  for (int i = 0; i < 12; ++i) {
+    obs.lsn += 16000000;
+    ctl.update(config(), obs);
+  }
+  ASSERT_GT(ctl.last().budget, 1000u);
+  obs.lsn += 4400000;
+  obs.flushed = ctl.last().budget;
+  EXPECT_EQ(ctl.update(config(), obs).budget, 0u);
+}
+
 TEST(FlushPaceController, ResetForgets) {
   Controller ctl;
   Observation obs;

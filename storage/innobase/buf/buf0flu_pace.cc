@@ -409,8 +409,22 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
       pages > 0 ? advanced / (pages / seconds) : 0; /* 0: advanced nothing */
   const double target = AGE_TARGET * obs.async_mark;
   const bool below = m_age < target;
-  m_ckpt_rate = ckpt_rate(flushed_now, generated, per_page, m_age, target,
-                          below ? AGE_APPROACH_S : AGE_HORIZON_S);
+  /* Below half the target the approach reads the lower of the window's
+  redo rate and the last interval's (exact: LSNs are not noisy; nearer
+  the target one interval's rate, which swings with the throughput, made
+  the rate chatter as the age crossed it, in simulation). After a load
+  drop (a bulk load ending) the window holds the old rate for seven
+  intervals, and at a young age that asks for pages the age does not
+  need. (Stall lab A, 2026-11-26: 1,500-3,700 pages/s for 6-10 s at 1-11%
+  of the async mark right after prepare, where vanilla flushed 60-200,
+  falling by exactly the x0.8 step a second: a rate asked for at a young
+  age, most likely from prepare's redo rate; not traced.) */
+  const Sample &prev = m_window[(m_newest + WINDOW - 1) % WINDOW];
+  const double generated_now = (obs.lsn - prev.lsn) / interval;
+  const bool young = m_age < 0.5 * target;
+  m_ckpt_rate = ckpt_rate(
+      flushed_now, young ? std::min(generated, generated_now) : generated,
+      per_page, m_age, target, below ? AGE_APPROACH_S : AGE_HORIZON_S);
   /* A queue stands at the device: asking for more than it completed
   would only lengthen it; ask for less until it drains. The write queue
   grew in the last interval: no more than it completed. */
