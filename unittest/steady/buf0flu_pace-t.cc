@@ -242,13 +242,19 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
       eng.free_pages = 0;
     }
 
-    obs.interval_s = 1;
-    obs.submitted = static_cast<uint64_t>(offered);
-    obs.writes = static_cast<uint64_t>(served);
+    /* A skipped update leaves the last second's counts unread: the next
+    update's interval spans both seconds, as the coordinator's does. */
+    const bool spans = with_controller && skipped;
+    obs.interval_s = spans ? obs.interval_s + 1 : 1;
+    const auto count = [spans](uint64_t before, double now) {
+      return static_cast<uint64_t>(now) + (spans ? before : 0);
+    };
+    obs.submitted = count(obs.submitted, offered);
+    obs.writes = count(obs.writes, served);
     obs.write_latency_us = lat;
-    obs.flushed = static_cast<uint64_t>(flushed);
-    obs.upstream = static_cast<uint64_t>(up);
-    obs.free_waits = static_cast<uint64_t>(waits);
+    obs.flushed = count(obs.flushed, flushed);
+    obs.upstream = count(obs.upstream, up);
+    obs.free_waits = count(obs.free_waits, waits);
 
     if (std::getenv("PACE_TRACE") != nullptr) {
       std::printf(
@@ -453,8 +459,9 @@ only just passes, and a ramp from 24 seconds of redo below the target
 fails: at a young age a page advances the checkpoint little, so the rate
 that holds a young age is high. This model, with write combining 1, does
 not reproduce the lab's one second at 0.65 of the mean (2026-11-26, run
-04, the budget at 4,058 pages/s on the way); with the lab's much denser
-first-dirtied pages it does, see ApproachAfterAColdStartTakesNoDip. */
+04, the budget at 4,058 pages/s on the way); see
+ApproachAfterAColdStartTakesNoDip for the lab's denser first-dirtied
+pages. */
 TEST(FlushPaceClosedLoop, ApproachTakesNoThroughputDip) {
   const Engine eng = cold_start(1, 4e6, 3000);
   const Result r = run(300, Device(), eng, true, no_change);
@@ -467,12 +474,16 @@ the pages dirtied first, at the highest rate, are the oldest, so holding
 a young age takes far more flushes than holding the target (combining
 2.5), the age rises 5.5% of the async mark a second with upstream alone,
 the device is a 6,600-IOPS throttle, and the sync mark is 7.5% above the
-async mark (the marks less the free-check margin). With the rate rising
-by up to 25% an interval this reproduces the lab's approach: the budget
-overshoots to 1.95x its settled level and the throughput falls to 0.67 of
-its settled level (lab: 4,059 against ~2,100 pages/s, 0.65-0.66 of the
-mean TPS). At 20% the throughput stays above 0.8 of it, and the age
-still stops short of the async mark. */
+async mark (the marks less the free-check margin). The throughput (redo
+generated) stays above 0.8 of its settled level, and the budget peaks
+under 1.3x its settled level. Here the rate rising by up to 20% an
+interval peaks at 1.40x with a worst second at 0.86 if it rises on after
+the last interval's checkpoint advance met the wanted one, and at 1.22x
+and 0.93 if it holds there (at 25%: 1.53x and 0.82, held 1.41x). The lab
+overshot more: 1.68x-1.95x and 0.61-0.75 of the mean TPS. Before
+2026-11-26 (night) run() gave an update after a skipped one a second's
+interval but two seconds' redo, and then matched the lab at 25% (1.95x,
+0.67). */
 TEST(FlushPaceClosedLoop, ApproachAfterAColdStartTakesNoDip) {
   Device dev;
   dev.capacity = 6600;
@@ -482,26 +493,9 @@ TEST(FlushPaceClosedLoop, ApproachAfterAColdStartTakesNoDip) {
   eng.foreground_writes = 0;
   const Result r = run(300, dev, eng, true, no_change);
   expect_no_dip(r, eng);
-  EXPECT_LT(max_of(r.budget, 0, 150), 1.6 * mean_of(r.budget, 150, 300));
-}
-
-/* The same approach with less dense first-dirtied pages (combining 1.5):
-once the last interval's checkpoint advance meets the one wanted, the rate
-stops rising. Rising on by x1.2 an interval until the window's age caught
-up, the budget overshot to 1.41x its settled level here (1.26x held). */
-TEST(FlushPaceClosedLoop, ApproachStopsRisingOnceTheCheckpointKeepsUp) {
-  Device dev;
-  dev.capacity = 6600;
-  dev.flat_until_cap = true;
-  Engine eng = cold_start(1.5, 4.4e6, 2000);
-  eng.sync_mark = 86e6;
-  eng.foreground_writes = 0;
-  const Result r = run(300, dev, eng, true, no_change);
-  expect_no_dip(r, eng);
   const double settled = mean_of(r.budget, 150, 300);
-  EXPECT_LT(max_of(r.budget, 0, 150), 1.33 * settled)
+  EXPECT_LT(max_of(r.budget, 0, 150), 1.3 * settled)
       << "settled at " << settled;
-  EXPECT_LE(reversals(r.budget, 150, 5), 2);
 }
 
 /* The load doubles at once (twice the redo, twice the pages): the age

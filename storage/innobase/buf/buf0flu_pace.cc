@@ -138,7 +138,7 @@ There the pages dirtied first, at the highest rate, are the oldest, so
 the rate that holds a young age is far above the settled one; a slower
 rise reaches the target with less of it (see the unit test
 ApproachAfterAColdStartTakesNoDip). Slower still (15%) let the age run
-past the async mark in the same simulation. In the lab at 20% (2026-11-26,
+past the async mark in that day's simulation. In the lab at 20% (2026-11-26,
 evening) the rate still peaked at 1.68x and 1.79x the settled one, with
 worst seconds at 0.75 and 0.65 of the mean: better in one run of two. */
 constexpr double RATE_UP = 0.2;
@@ -429,11 +429,10 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   the last interval's advance (redo generated minus the change of the age)
   met the redo rate plus the approach to the target. The window's advance
   trails it by a few intervals, and on the approach each of them raised
-  the rate past what holds the age. In the lab-calibrated simulation of
-  the approach the budget's overshoot of its settled level fell from 1.41x
-  to 1.26x with write combining 1.5 (the unit test
-  ApproachStopsRisingOnceTheCheckpointKeepsUp) and from 1.43x to 1.38x
-  with 4; with 2.5 it was 1.46x either way. */
+  the rate past what holds the age. In the simulation calibrated to stall
+  lab A (ApproachAfterAColdStartTakesNoDip) the budget's peak fell from
+  1.40x to 1.22x its settled level and the worst second rose from 0.86 to
+  0.93 of the settled throughput. */
   const double wanted = redo_rate + (m_age - target) / horizon;
   const double advanced_now = generated_now - (age - prev.age) / interval;
   if (advanced_now >= wanted) {
