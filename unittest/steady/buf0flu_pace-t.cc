@@ -480,7 +480,7 @@ under 1.3x its settled level. Here the rate rising by up to 20% an
 interval peaks at 1.40x with a worst second at 0.86 if it rises on after
 the last interval's checkpoint advance met the wanted one, and at 1.22x
 and 0.93 if it holds there (at 25%: 1.53x and 0.82, held 1.41x). The lab
-overshot more: 1.68x-1.95x and 0.61-0.75 of the mean TPS. Before
+overshot more: 1.68x-1.95x and 0.62-0.75 of the mean TPS. Before
 2026-11-26 (night) run() gave an update after a skipped one a second's
 interval but two seconds' redo, and then matched the lab at 25% (1.95x,
 0.67). */

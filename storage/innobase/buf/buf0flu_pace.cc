@@ -432,7 +432,10 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   the rate past what holds the age. In the simulation calibrated to stall
   lab A (ApproachAfterAColdStartTakesNoDip) the budget's peak fell from
   1.40x to 1.22x its settled level and the worst second rose from 0.86 to
-  0.93 of the settled throughput. */
+  0.93 of the settled throughput. In the lab (2026-11-26, night) the
+  approach was no better (worst seconds 0.62 and 0.63 of the mean): there
+  the ramp reaches the holding rate only as the age passes the target, and
+  the rise that follows is wanted by the age, not past it. */
   const double wanted = redo_rate + (m_age - target) / horizon;
   const double advanced_now = generated_now - (age - prev.age) / interval;
   if (advanced_now >= wanted) {
