@@ -445,7 +445,10 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   with a ramp that starts at upstream's rate (see update()) the approach's
   budget peaked at up to 1.52x its settled level in simulation (write
   combining 1.5-3, 2,000-3,200 pages/s needed at the async mark); with
-  it at up to 1.32x (ApproachAtTheLabsSettledRateTakesNoDip). */
+  it at up to 1.32x (ApproachAtTheLabsSettledRateTakesNoDip). In the lab
+  (stall lab A, 2026-11-26, third session) the two together brought the
+  approach's peak to 1.24x and 1.35x the settled rate and its worst second
+  to 0.87 and 0.79 of the mean, the age short of the target. */
   const double wanted = redo_rate + (m_age - target) / horizon;
   const double advanced_now = generated_now - (age - prev.age) / interval;
   const double flushed_before =
