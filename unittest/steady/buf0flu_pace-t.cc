@@ -438,6 +438,24 @@ Engine cold_start(double combining, double redo_rate, double need) {
   return eng;
 }
 
+/** Stall lab A's device: a 6,600-IOPS throttle, flat latency up to it. */
+Device lab_a_device() {
+  Device dev;
+  dev.capacity = 6600;
+  dev.flat_until_cap = true;
+  return dev;
+}
+
+/** Stall lab A from a cold start at its redo rate, with the sync mark
+7.5% above the async mark (the marks less the free-check margin) and no
+foreground page writes. */
+Engine lab_a_cold_start(double combining, double need) {
+  Engine eng = cold_start(combining, 4.4e6, need);
+  eng.sync_mark = 86e6;
+  eng.foreground_writes = 0;
+  return eng;
+}
+
 /** The approach's bounds: the throughput (redo generated) never below 0.8
 of its settled level, the age short of the async mark. */
 void expect_no_dip(const Result &r, const Engine &eng) {
@@ -485,13 +503,8 @@ overshot more: 1.68x-1.95x and 0.62-0.75 of the mean TPS. Before
 interval but two seconds' redo, and then matched the lab at 25% (1.95x,
 0.67). */
 TEST(FlushPaceClosedLoop, ApproachAfterAColdStartTakesNoDip) {
-  Device dev;
-  dev.capacity = 6600;
-  dev.flat_until_cap = true;
-  Engine eng = cold_start(2.5, 4.4e6, 2000);
-  eng.sync_mark = 86e6;
-  eng.foreground_writes = 0;
-  const Result r = run(300, dev, eng, true, no_change);
+  const Engine eng = lab_a_cold_start(2.5, 2000);
+  const Result r = run(300, lab_a_device(), eng, true, no_change);
   expect_no_dip(r, eng);
   const double settled = mean_of(r.budget, 150, 300);
   EXPECT_LT(max_of(r.budget, 0, 150), 1.3 * settled)
@@ -509,13 +522,8 @@ the flushing's rise, the budget peaked at up to 1.52x. */
 TEST(FlushPaceClosedLoop, ApproachAtTheLabsSettledRateTakesNoDip) {
   for (const double combining : {1.5, 2.0, 2.5, 3.0}) {
     for (const double need : {2000.0, 2800.0, 3200.0}) {
-      Device dev;
-      dev.capacity = 6600;
-      dev.flat_until_cap = true;
-      Engine eng = cold_start(combining, 4.4e6, need);
-      eng.sync_mark = 86e6;
-      eng.foreground_writes = 0;
-      const Result r = run(300, dev, eng, true, no_change);
+      const Engine eng = lab_a_cold_start(combining, need);
+      const Result r = run(300, lab_a_device(), eng, true, no_change);
       SCOPED_TRACE(testing::Message()
                    << "combining " << combining << ", need " << need);
       expect_no_dip(r, eng);
