@@ -735,6 +735,33 @@ TEST(FlushPaceClosedLoop, FollowsAFasterDevice) {
   EXPECT_LT(max_of(r.age, 300, 400), eng.async_mark);
 }
 
+/* The device gets three times slower while the load needs more than it
+can do (a volume's burst credit runs out; in the stall lab, the blkio
+throttle goes on after the unthrottled settle): the estimate learned on
+the fast device comes down to the slow one, the page cleaner keeps the
+slow device busy, and no queue of seconds stands in front of commits. */
+TEST(FlushPaceClosedLoop, FollowsASlowerDevice) {
+  Device dev;
+  dev.capacity = 9000;
+  dev.flat_until_cap = true;
+  Engine eng;
+  eng.need = 6000;
+  auto slow_down = [](int t, Device *d, Engine *) {
+    if (t == 150) d->capacity = 3000;
+  };
+  const Result r = run(450, dev, eng, true, slow_down);
+  /* Before: learned well above what the slow device will carry. */
+  EXPECT_GT(mean_of(r.capability, 100, 150), 2 * 3000);
+  /* After: down to it, and the device kept busy. */
+  const double cap_mean = mean_of(r.capability, 300, 450);
+  EXPECT_LT(cap_mean, 1.2 * 3000);
+  EXPECT_GT(cap_mean, 0.55 * 3000);
+  EXPECT_GT(mean_of(r.flushed, 300, 450),
+            0.9 * (3000 - eng.foreground_writes));
+  EXPECT_LT(max_of(r.latency, 200, 450), 0.5e6) << "a queue of seconds";
+  EXPECT_LT(mean_of(r.latency, 300, 450), 0.2e6);
+}
+
 /* Reads take 6000 free pages a second from 4 instances whose LRU batch
 keeps 1024 each: upstream's threads wait for free pages every second;
 paced, the LRU depth rises and the waits stop. */
