@@ -314,6 +314,20 @@ double mean_of(const std::vector<double> &v, size_t from, size_t to) {
   return s / (to - from);
 }
 
+/** Over seconds [from, to) of a run against a throttle of `capacity`
+writes a second: the estimate near the capacity, the page cleaner given
+at least 90% of what the `foreground` writes leave, and no queue of
+seconds. */
+void expect_keeps_throttle_busy(const Result &r, size_t from, size_t to,
+                                double capacity, double foreground) {
+  const double cap_mean = mean_of(r.capability, from, to);
+  EXPECT_GT(cap_mean, 0.55 * capacity);
+  EXPECT_LT(cap_mean, 1.2 * capacity);
+  EXPECT_GT(mean_of(r.flushed, from, to), 0.9 * (capacity - foreground));
+  EXPECT_LT(max_of(r.latency, from, to), 0.5e6) << "a queue of seconds";
+  EXPECT_LT(mean_of(r.latency, from, to), 0.2e6);
+}
+
 /** Direction changes of the budget by more than `pct` percent. */
 int reversals(const std::vector<double> &v, size_t from, double pct) {
   int n = 0;
@@ -707,13 +721,7 @@ TEST(FlushPaceClosedLoop, FindsAThrottledDevice) {
   Engine eng;
   eng.need = 6000; /* more than the device can do */
   const Result r = run(300, dev, eng, true, no_change);
-  const double cap_mean = mean_of(r.capability, 150, 300);
-  EXPECT_GT(cap_mean, 0.55 * dev.capacity);
-  EXPECT_LT(cap_mean, 1.2 * dev.capacity);
-  EXPECT_GT(mean_of(r.flushed, 150, 300),
-            0.9 * (dev.capacity - eng.foreground_writes));
-  EXPECT_LT(max_of(r.latency, 150, 300), 0.5e6) << "a queue of seconds";
-  EXPECT_LT(mean_of(r.latency, 150, 300), 0.2e6);
+  expect_keeps_throttle_busy(r, 150, 300, dev.capacity, eng.foreground_writes);
 }
 
 /* The device gets faster and the load grows: the estimate follows up. */
@@ -753,13 +761,8 @@ TEST(FlushPaceClosedLoop, FollowsASlowerDevice) {
   /* Before: learned well above what the slow device will carry. */
   EXPECT_GT(mean_of(r.capability, 100, 150), 2 * 3000);
   /* After: down to it, and the device kept busy. */
-  const double cap_mean = mean_of(r.capability, 300, 450);
-  EXPECT_LT(cap_mean, 1.2 * 3000);
-  EXPECT_GT(cap_mean, 0.55 * 3000);
-  EXPECT_GT(mean_of(r.flushed, 300, 450),
-            0.9 * (3000 - eng.foreground_writes));
-  EXPECT_LT(max_of(r.latency, 200, 450), 0.5e6) << "a queue of seconds";
-  EXPECT_LT(mean_of(r.latency, 300, 450), 0.2e6);
+  expect_keeps_throttle_busy(r, 300, 450, 3000, eng.foreground_writes);
+  EXPECT_LT(max_of(r.latency, 200, 300), 0.5e6) << "a queue of seconds";
 }
 
 /* Reads take 6000 free pages a second from 4 instances whose LRU batch
