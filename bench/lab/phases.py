@@ -26,6 +26,7 @@ from .resources import Resources
 from .server import Instance, ServerDown, SqlError, merge_options, render_cnf, side_by_side_options
 
 GiB = 1024 ** 3
+LOG_IMAGE_GB = 8        # --log-device: redo plus 10 minutes of binary log at a few thousand trx/s
 HUNG_GRACE_S = 300      # sysbench may run this long past --time before the run fails
 
 
@@ -66,6 +67,8 @@ class RunSpec:
     nice: int = 0
     index: int = 1
     image_dir: str = ""     # "" : paths.image_dir()
+    log_dev: dict = None    # --log-device: the redo and binary logs' own device class, or None
+    log_device_name: str = ""
 
 
 def server_options(b, sc, dev, where, extra):
@@ -83,6 +86,10 @@ def server_options(b, sc, dev, where, extra):
          ("innodb_io_capacity_max", str(dev["io_capacity_max"])),
          ("innodb_flush_method", "O_DIRECT")]
     o += [kv for kv in b.location_options() if kv[0] != "basedir"]
+    if where.get("logdir"):
+        # --log-device: the commits' log writes go to their own device.
+        o = merge_options(o, [("innodb_log_group_home_dir", where["logdir"]),
+                              ("log-bin", os.path.join(where["logdir"], "binlog"))])
     o += side_by_side_options()
     if b.flavour == "mysql":
         o.append(("innodb_redo_log_capacity", str(sc["redo"])))
@@ -123,6 +130,22 @@ def setup_device(spec, res):
                    "errlog": os.path.join(spec.rundir, "mysqld.err")}
     os.makedirs(fs["where"]["tmpdir"])
     return fs
+
+
+def setup_log_device(spec, fs, res):
+    """--log-device: a second loop ext4 for the redo log and the binary log,
+    in the run's cgroup and capped (during the measured run) to its own
+    class, as on a server whose logs sit on a volume of their own.  `res`
+    is the log device's own record (one device per record)."""
+    tag = "%s-%d-log" % (spec.run_id, os.getpid())
+    log_fs = device.make_loop_fs(os.path.join(spec.image_dir or paths.image_dir(), tag + ".img"),
+                                 LOG_IMAGE_GB * GiB, os.path.join(paths.mount_dir(), tag), res.record)
+    if fs["cgroup"] and not spec.journal_uncapped:
+        device.adopt_journal_thread(fs["cgroup"], log_fs["loop"])
+    fs["log"] = log_fs
+    fs["where"]["logdir"] = os.path.join(log_fs["mount"], "log")
+    os.makedirs(fs["where"]["logdir"])
+    return log_fs
 
 
 def start_server(spec, fs, res):
@@ -293,12 +316,20 @@ def _read_from(path, offset):
         return ""
 
 
+def set_run_caps(spec, fs, on):
+    """The device class's caps on the data device, and the log class's on
+    the log device (--log-device), on or off."""
+    device.set_caps(fs["cgroup"], fs["cap_majmin"], spec.dev["caps"], on)
+    if fs.get("log"):
+        device.set_caps(fs["cgroup"], fs["log"]["majmin"], spec.log_dev["caps"], on)
+
+
 def measure(spec, inst, fs, redo_bytes, res):
     """The measured run: caps on, sysbench + collector (+ loader), one row a
     second.  Returns (rows, facts for the run's info, error or None): the
     rows of a failed run are kept, like its cause."""
     sc, facts = spec.sc, {}
-    device.set_caps(fs["cgroup"], fs["cap_majmin"], spec.dev["caps"], True)
+    set_run_caps(spec, fs, True)
     log("%s: run %s, %d threads, %d s, device %s" % (spec.run_id, sc["workload"], spec.threads,
                                                      sc["duration"], spec.device_name))
     sblog = open(os.path.join(spec.rundir, "sysbench.log"), "w")
@@ -357,7 +388,7 @@ def measure(spec, inst, fs, redo_bytes, res):
         if sb.poll() is None:
             os.killpg(sb.pid, signal.SIGKILL)
             sb.wait()
-        device.set_caps(fs["cgroup"], fs["cap_majmin"], spec.dev["caps"], False)
+        set_run_caps(spec, fs, False)
     if not inst.alive() and crashed is None:
         crashed = "server died during the run (exit %s):\n%s" % (inst.proc.returncode, tail(inst.errlog))
     rows = merge_rows(spec, sb_rows, coll.rows)
@@ -404,10 +435,13 @@ def execute(spec):
             "throttle_at": spec.throttle_at}
     rows = []
     res = Resources(spec.run_id + "-%d" % os.getpid())
+    log_res = Resources(spec.run_id + "-%d-log" % os.getpid()) if spec.log_dev else None
     inst = None
     t0 = time.monotonic()
     try:
         fs = setup_device(spec, res)
+        if log_res:
+            info["log_device"] = "%s (%s)" % (spec.log_device_name, setup_log_device(spec, fs, log_res)["loop"])
         info["journal_thread_capped"] = fs["journal_thread_capped"]
         inst, info["init_s"] = start_server(spec, fs, res)
         redo_bytes, info["server_version"] = check_durable(inst.sql, spec.arm.binaries.flavour, spec.rundir,
@@ -447,7 +481,8 @@ def execute(spec):
             if inst is not None and not inst.stop(timeout=300, discard=True):
                 log("%s: server did not stop in 5 min, killed it" % spec.run_id)
         finally:
-            errors = res.teardown()
+            # The log device first: its journal thread leaves the cgroup on unmount.
+            errors = (log_res.teardown() if log_res else []) + res.teardown()
             if errors:
                 log("%s: cleanup incomplete, run bench/run --cleanup: %s" % (spec.run_id, "; ".join(errors)))
     info["wall_s"] = round(time.monotonic() - t0, 1)

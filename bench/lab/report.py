@@ -12,7 +12,7 @@ from .proc import run_cmd
 
 RUN_COLUMNS = ["run_id", "server", "flavour", "threads", "repeat", "status", "server_version",
                "init_s", "prepare_s", "settle_s", "settle_dirty_pages", "connect_s", "wall_s",
-               "collector_cpu_pct", "throttle_at", "journal_thread_capped", "n_seconds"]
+               "collector_cpu_pct", "throttle_at", "journal_thread_capped", "log_device", "n_seconds"]
 
 
 def write_per_second(path, rows):
@@ -54,9 +54,10 @@ def write_outputs(outdir, infos, all_rows, baseline, command):
 
 
 def environment_lines(device_name, dev, throttle_at, journal_uncapped, no_settle, image_dir,
-                      scenario_label, sc, servers):
+                      scenario_label, sc, servers, log_device=None):
     """environment.txt: where and with what the run ran.  servers: [(name,
-    flavour, mysqld, version)]."""
+    flavour, mysqld, version)]; log_device: (class name, class) of
+    --log-device, or None (the logs on the data device)."""
     out = ["date: %s" % datetime.datetime.now().isoformat(timespec="seconds"),
            "kernel: %s" % " ".join(os.uname()),
            "cpus: %d" % os.cpu_count()]
@@ -68,6 +69,9 @@ def environment_lines(device_name, dev, throttle_at, journal_uncapped, no_settle
         "loop device" if throttle_at == "loop" else "host disk under the loop file",
         dev["io_capacity"], dev["io_capacity_max"],
         "uncapped" if journal_uncapped else "in the cgroup"))
+    out.append("redo and binary logs: %s" % (
+        "on the data device" if log_device is None else "own loop device, %s: %s; caps %s" % (
+            log_device[0], log_device[1]["about"], json.dumps(log_device[1]["caps"]))))
     out.append("settle after prepare: %s" % ("no (--no-settle)" if no_settle else "yes"))
     out.append("loop images under: %s" % image_dir)
     out.append("scenario: %s %s" % (scenario_label, json.dumps(sc)))

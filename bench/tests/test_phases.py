@@ -38,11 +38,16 @@ if args[-1] == "run":
     secs = int(next(a for a in args if a.startswith("--time="))[7:])
     print("Initializing worker threads...")
     print("Threads started!", flush=True)
+    import glob
+    with open(__file__ + ".caps", "a") as f:    # the write caps in force during the run
+        for path in glob.glob(CGROUP_GLOB):
+            f.write(open(path).read())
     t0 = time.monotonic()
     for i in range(1, secs + 1):
         time.sleep(max(0, t0 + i - time.monotonic()))
         print("SB,%d,4,%d.00,2000.00,1.000,2.000,5.000,0.00,0.00" % (i, 100 + i), flush=True)
-'''
+'''.replace("CGROUP_GLOB", repr(os.path.join(device.CGROUP_ROOT, "steady-bench-*",
+                                              "blkio.throttle.write_iops_device")))
 
 
 def quiet():
@@ -120,6 +125,17 @@ class ServerOptions(Tmp):
         self.assertEqual((d["sync-binlog"], d["innodb-io-capacity"], d["innodb_doublewrite"]), ("0", "123", "OFF"))
         self.assertNotIn("sync_binlog", d)
         self.assertEqual(d["innodb_io_capacity_max"], "16000")
+
+    def test_logs_on_their_own_device(self):
+        b = fake_binaries(self.tmp)
+        o = PH.server_options(b, build_scenario("smoke"), DEVICES["ssd"], dict(WHERE, logdir="/g/log"),
+                              [("log-bin", "/elsewhere/b")])
+        d = dict(o)
+        self.assertEqual(d["innodb_log_group_home_dir"], "/g/log")
+        self.assertEqual([k for k, _ in o].count("log-bin"), 1)
+        self.assertEqual(d["log-bin"], "/elsewhere/b")           # the user's --set still wins
+        d = dict(PH.server_options(b, build_scenario("smoke"), DEVICES["ssd"], dict(WHERE, logdir="/g/log"), []))
+        self.assertEqual(d["log-bin"], "/g/log/binlog")
 
     def test_mariadb(self):
         b = fake_binaries(self.tmp, "mariadb")
@@ -354,7 +370,9 @@ class Execute(Tmp):
     """One whole server run: real loop device and cgroup, fake mysqld,
     client and sysbench; then nothing of it is left."""
 
-    def test_one_run_start_to_teardown(self):
+    def run_fake(self, **kw):
+        """execute() with the fake mysqld and sysbench; returns (info, rows,
+        spec, bindir) once everything is torn down."""
         cache = os.path.join(self.tmp, "cache")
         bindir = os.path.join(self.tmp, "bin")
         fakes.write_script(os.path.join(bindir, "sysbench"), FAKE_SYSBENCH)
@@ -364,7 +382,7 @@ class Execute(Tmp):
         sc = dict(build_scenario("smoke"), duration=2, warmup=0, image_gb=1)
         dev = {"about": "test", "caps": {"write_iops": 5000}, "io_capacity": 100, "io_capacity_max": 200}
         spec = make_spec(self.tmp, b, sc=sc, dev=dev, extra=[("fake_delay", "0.05"), ("fake_warn_at_start", "1")],
-                         index=99)
+                         index=99, **kw)
         with open(os.path.join(b.path, "runtime_output_directory", "answers", "errlog"), "w") as f:
             f.write(os.path.join(spec.rundir, "mysqld.err") + "\n")
         sockdir = "/tmp/steady-bench-%d-99" % os.getpid()
@@ -374,7 +392,10 @@ class Execute(Tmp):
         with mock.patch.dict(os.environ, env), quiet():
             info, rows = PH.execute(spec)
         self.assert_nothing_left(cache)
+        return info, rows, spec, bindir
 
+    def test_one_run_start_to_teardown(self):
+        info, rows, spec, bindir = self.run_fake()
         self.assertEqual(info["status"], "ok", info["error"])
         self.assertEqual(info["server_version"], "9.7.2-steady")
         self.assertIs(bool(info["journal_thread_capped"]), True)
@@ -403,7 +424,30 @@ class Execute(Tmp):
         in_run = err.count("Threads are unable to reserve space in redo log") - 1
         self.assertGreater(in_run, 0)
         self.assertEqual(info["summary"]["redo_full_warnings"], in_run)
-        self.assertFalse(os.path.exists(sockdir))
+        self.assertFalse(os.path.exists("/tmp/steady-bench-%d-99" % os.getpid()))
+        with open(os.path.join(bindir, "sysbench.caps")) as f:
+            self.assertEqual(f.read().split()[1:], ["5000"])     # one device capped: the data device
+        with open(os.path.join(spec.rundir, "my.cnf")) as f:
+            cnf = f.read()
+        self.assertIn("log-bin=binlog\n", cnf)
+        self.assertNotIn("innodb_log_group_home_dir", cnf)
+
+    def test_logs_on_their_own_device(self):
+        log_dev = {"about": "test log", "caps": {"write_iops": 1234}}
+        info, rows, spec, bindir = self.run_fake(log_dev=log_dev, log_device_name="logclass")
+        self.assertEqual(info["status"], "ok", info["error"])
+        self.assertRegex(info["log_device"], r"^logclass \(/dev/loop\d+\)$")
+        with open(os.path.join(spec.rundir, "my.cnf")) as f:
+            cnf = dict(line.split("=", 1) for line in f.read().splitlines() if "=" in line)
+        logdir = cnf["innodb_log_group_home_dir"]
+        self.assertEqual(cnf["log-bin"], os.path.join(logdir, "binlog"))
+        self.assertNotEqual(os.path.dirname(logdir), os.path.dirname(cnf["datadir"]))   # another mount
+        self.assertTrue(logdir.endswith("-log/log"), logdir)
+        # both devices capped during the run, each to its class
+        with open(os.path.join(bindir, "sysbench.caps")) as f:
+            caps = sorted(f.read().split("\n")[:-1], key=lambda x: x.split()[1])
+        self.assertEqual([c.split()[1] for c in caps], ["1234", "5000"])
+        self.assertNotEqual(caps[0].split()[0], caps[1].split()[0])
 
     def force_cleanup(self, cache):
         """Only if the test failed half-way: undo what the run recorded."""

@@ -122,6 +122,7 @@ class Environment(unittest.TestCase):
                       '"read_bps": 131072000} on the loop device; io_capacity 3000/6000; journal thread in the '
                       'cgroup' % dev["about"], lines)
         self.assertIn("settle after prepare: no (--no-settle)", lines)
+        self.assertIn("redo and binary logs: on the data device", lines)
         self.assertIn("loop images under: /img", lines)
         self.assertIn('scenario: stall-quick {"duration": 120}', lines)
         self.assertEqual(lines[-2:], ["server steady (mysql): /b/mysqld: 9.7.2-steady",
@@ -132,6 +133,12 @@ class Environment(unittest.TestCase):
         self.assertIn("on the host disk under the loop file", text)
         self.assertIn("journal thread uncapped", text)
         self.assertIn("settle after prepare: yes", text)
+
+    def test_log_device(self):
+        text = R.environment_lines("cloud", DEVICES["cloud"], "loop", False, False, "/img", "x", {}, [],
+                                   log_device=("nvme", DEVICES["nvme"]))
+        self.assertIn("redo and binary logs: own loop device, nvme: %s; caps {}" % DEVICES["nvme"]["about"],
+                      text.splitlines())
 
 
 class Plot(unittest.TestCase):
