@@ -72,6 +72,13 @@ CAUSE_METRICS = [
     ("redo_full_warnings", "redo-full warnings", "{:d}"),
     ("page_cleaner_warnings", "page cleaner overrun warnings", "{:d}"),
     ("free_block_warnings", "free-block warnings", "{:d}"),
+    # Seconds in which the oldest modification was past the async mark
+    # (upstream's aggressive flushing), and the mean page-cleaner flushing
+    # and device writes over them: what issue 17's "close to the device"
+    # bar compares with the raw write test (bench/raw-write).
+    ("secs_past_async", "s past async mark", "{:d}"),
+    ("flushed_past_async", "pages flushed/s past async", "{:.0f}"),
+    ("w_iops_past_async", "device writes/s past async", "{:.0f}"),
 ]
 
 # Metrics whose ratio to the baseline server is printed per server.
@@ -157,6 +164,21 @@ def cause_figures(measured, p99, sla_ms):
     v = col("max_ms")
     out["max_latency_ms"] = max(v) if v else None
     out["secs_over_sla"] = sum(1 for x in p99 if x > sla_ms) if sla_ms and p99 else None
+    out.update(past_async(measured))
+    return out
+
+
+def past_async(measured):
+    """secs_past_async, and flushed_past_async and w_iops_past_async: the
+    means of pages_flushed_ps and dev_w_iops over those seconds (None where
+    no second was past the mark or the column is blank)."""
+    past = [r for r in measured if (to_float(r.get("oldest_async_pct")) or 0) >= 100]
+    if not _present(r.get("oldest_async_pct") for r in measured):
+        return {"secs_past_async": None, "flushed_past_async": None, "w_iops_past_async": None}
+    out = {"secs_past_async": len(past)}
+    for key, name in (("flushed_past_async", "pages_flushed_ps"), ("w_iops_past_async", "dev_w_iops")):
+        v = _present(r.get(name) for r in past)
+        out[key] = statistics.fmean(v) if v else None
     return out
 
 

@@ -110,7 +110,8 @@ def wave(n_good=20, n_dip=5, base=1000, dip=200):
                      "redo_space_waits_ps": "12" if bad else "0", "free_waits_ps": "0",
                      "sync_flush_pages_ps": "3000" if bad else "0",
                      "dev_w_iops": "7900" if bad else "2000", "dev_avg_queue": "12" if bad else "1",
-                     "queue_len": "400" if bad else "0", "free_pages": "1000", "max_ms": "900" if bad else "40"})
+                     "queue_len": "400" if bad else "0", "free_pages": "1000", "max_ms": "900" if bad else "40",
+                     "oldest_async_pct": "105" if bad else "70", "pages_flushed_ps": "3100" if bad else "400"})
     return rows
 
 
@@ -212,6 +213,17 @@ class Summary(unittest.TestCase):
         self.assertEqual(s["max_latency_ms"], 900)
         self.assertEqual(s["secs_over_sla"], 5)
         self.assertIsNone(S.summarize_run(wave(), warmup=0)["secs_over_sla"])   # no SLA given
+        # past the async mark: the 5 wave seconds, their flushing and writes
+        self.assertEqual((s["secs_past_async"], s["flushed_past_async"], s["w_iops_past_async"]), (5, 3100, 7900))
+
+    def test_past_async_none_or_blank(self):
+        rows = wave(n_dip=0)
+        s = S.summarize_run(rows, warmup=0)
+        self.assertEqual((s["secs_past_async"], s["flushed_past_async"], s["w_iops_past_async"]), (0, None, None))
+        for r in rows:
+            r["oldest_async_pct"] = ""      # a server without the metric: unknown, not zero
+        s = S.summarize_run(rows, warmup=0)
+        self.assertEqual((s["secs_past_async"], s["flushed_past_async"]), (None, None))
 
     def test_markdown_has_the_causes(self):
         rows = wave()
