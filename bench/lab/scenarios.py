@@ -211,9 +211,23 @@ SCENARIOS["open_loop"] = dict(
           "queue and a latency spike, counted against a 100 ms p99 SLA",
     threads=[64], rate=2600, sla_ms=100)
 
+# D is A's data and settings where the data device alone limits flushing:
+# with the logs on a volume of their own the commits no longer queue behind
+# page writes in the data device's throttle, so the redo outruns what that
+# device can write and the checkpoint age sits past the async mark.
+SCENARIOS["device_limit"] = dict(
+    SCENARIOS["checkpoint_wave"],
+    about="D, at the device's limit: the checkpoint_wave data and settings "
+          "with the redo and binary logs on a device of their own (the nvme "
+          "class, no cap) and the data on the cloud class (3000 write IOPS): "
+          "the redo outruns what the data device can write, the checkpoint "
+          "age stays past the async mark, and the summary's page writes past "
+          "the mark compare with bench/raw-write's rate for the class",
+    device="cloud", log_device="nvme")
+
 
 # Settings a scenario holds that apply to the run as a whole, not to `sc`.
-RUN_LEVEL_KEYS = ("quick", "device", "servers")
+RUN_LEVEL_KEYS = ("quick", "device", "servers", "log_device")
 OVERRIDES = ("workload", "duration", "tables", "table_size", "warmup", "buffer_pool", "redo", "image_gb",
              "rate", "sla_ms")
 LOAD_OPTIONS = ("load_at", "load_rows", "load_chunks", "prealloc")

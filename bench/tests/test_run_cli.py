@@ -106,7 +106,7 @@ class Exits(unittest.TestCase):
         self.assertNotIn("--- my.cnf", out)          # refused before any plan
 
     def test_bad_scenario(self):
-        self.refused("bad_scenario", "bench/run: unknown scenario 'nope'; valid: bulk_load, checkpoint_wave, free_page_wait, insert, multi_insert, open_loop, "
+        self.refused("bad_scenario", "bench/run: unknown scenario 'nope'; valid: bulk_load, checkpoint_wave, device_limit, free_page_wait, insert, multi_insert, open_loop, "
                                      "pileup, read_only, read_write, smoke, stall, update_non_index, write_only\n")
 
     def test_bad_threads(self):
@@ -253,6 +253,21 @@ class DryRun(unittest.TestCase):
         self.assertIn("settle after prepare: none", out.splitlines()[2])
         self.assertNotIn("run_args", json.loads(out.splitlines()[1][len("settings: "):]))
         self.assertIn("settle after prepare: drain", self.main("--scenario", "smoke", "--repeat", "1").splitlines()[2])
+
+    def test_device_limit_puts_the_logs_on_their_own_device(self):
+        out = self.main("--scenario", "device_limit", "--repeat", "1")
+        self.assertIn("device cloud", out.splitlines()[0])
+        self.assertIn("redo and binary logs on their own loop device, nvme", out)
+        for server in ("steady", "vanilla"):
+            c = self.cnf(out, server)
+            self.assertEqual((c["innodb_log_group_home_dir"], c["log-bin"]),
+                             ("<log loop>/log", "<log loop>/log/binlog"))
+            self.assertEqual((c["innodb_io_capacity"], c["innodb_io_capacity_max"]), ("200", "400"))
+        out = self.main("--scenario", "device_limit", "--repeat", "1", "--log-device", "same")
+        self.assertNotIn("innodb_log_group_home_dir", self.cnf(out, "steady"))
+        self.assertEqual(self.cnf(out, "steady")["log-bin"], "binlog")
+        self.assertNotIn("innodb_log_group_home_dir", self.cnf(self.main("--scenario", "checkpoint_wave",
+                                                                         "--repeat", "1"), "steady"))
 
     def test_threads_sweep_order(self):
         out = self.main("--scenario", "insert", "--threads", "1,8", "--repeat", "2")

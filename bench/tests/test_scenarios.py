@@ -75,7 +75,7 @@ class ScenarioErrors(unittest.TestCase):
         self.assertIn(text, str(cm.exception))
 
     def test_unknown_scenario_lists_valid(self):
-        self.refused("unknown scenario 'nope'; valid: bulk_load, checkpoint_wave, free_page_wait, insert, multi_insert, open_loop, pileup, read_only, "
+        self.refused("unknown scenario 'nope'; valid: bulk_load, checkpoint_wave, device_limit, free_page_wait, insert, multi_insert, open_loop, pileup, read_only, "
                      "read_write, smoke, stall, update_non_index, write_only", "nope")
 
     def test_bad_threads(self):
