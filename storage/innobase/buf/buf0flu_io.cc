@@ -319,7 +319,7 @@ bool buf_flush_io_device_option_valid(const char *value) {
 
 void buf_flush_pace_idle() { pace.idle = true; }
 
-ulint buf_flush_pace_target(ulint n_pages) {
+ulint buf_flush_pace_target(ulint n_pages, bool sync_flush) {
   pace.iter_upstream = n_pages;
   pace.iter_target = n_pages;
   pace.iter_list = 0;
@@ -335,8 +335,8 @@ ulint buf_flush_pace_target(ulint n_pages) {
     update(now);
   }
   pace.upstream += n_pages;
-  const ulint budget = static_cast<ulint>(pace.controller.last().budget);
-  pace.iter_target = std::max(n_pages, budget);
+  pace.iter_target = static_cast<ulint>(buf_flush_pace::round_target(
+      n_pages, pace.controller.last().budget, sync_flush));
   return pace.iter_target;
 }
 

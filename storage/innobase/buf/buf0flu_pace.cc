@@ -175,13 +175,14 @@ bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age,
 }
 
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
-                 double age, double target, double horizon_s) {
+                 double age, double target, double horizon_s,
+                 double step_from) {
   /* Checkpoint advance (LSN per second) wanted: all the redo generated,
   plus or minus the gap to the target spread over the horizon. */
   const double want = generated + (age - target) / horizon_s;
   if (!(want > 0)) return 0;
   const double lo = flushed * (1 - RATE_DOWN);
-  const double hi = flushed * (1 + RATE_UP);
+  const double hi = std::max(flushed, step_from) * (1 + RATE_UP);
   if (!(lsn_per_page > 0)) return hi; /* flushing advanced nothing */
   return std::clamp(want / lsn_per_page, lo, hi);
 }
@@ -214,6 +215,11 @@ uint64_t lru_batch(uint64_t depth) {
 
 double lru_due(double last_s, bool below) {
   return below ? last_s + 1.0 / LRU_ROUNDS : -1;
+}
+
+uint64_t round_target(uint64_t upstream, uint64_t budget, bool sync_flush) {
+  if (!sync_flush) return std::max(upstream, budget);
+  return std::max(upstream, (budget + MAX_SLICES - 1) / MAX_SLICES);
 }
 
 uint64_t Slicer::first(uint64_t n_pages, double now_s) {
@@ -423,8 +429,13 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   const double horizon = below ? AGE_APPROACH_S : AGE_HORIZON_S;
   const double redo_rate =
       young ? std::min(generated, generated_now) : generated;
-  m_ckpt_rate =
-      ckpt_rate(flushed_now, redo_rate, per_page, m_age, target, horizon);
+  /* Young, the rate steps up from what was flushed only: upstream's own
+  flushing has the time to bring the age nearer, and a step from
+  innodb_io_capacity (8,000 in the lab's well-tuned `write_only`) was a
+  burst of thousands of pages for an advance the age did not need. */
+  const double step_from = young ? 0.0 : static_cast<double>(cfg.io_capacity);
+  m_ckpt_rate = ckpt_rate(obs.flushed / interval, redo_rate, per_page, m_age,
+                          target, horizon, step_from);
   /* No rise while the checkpoint already advances as fast as wanted:
   the last interval's advance (redo generated minus the change of the age)
   met the redo rate plus the approach to the target. The window's advance

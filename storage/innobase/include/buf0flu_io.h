@@ -48,11 +48,14 @@ extern char *srv_adaptive_flushing_io_device;
 bool buf_flush_io_device_option_valid(const char *value);
 
 /** The page cleaner's flush target for this iteration: what upstream asked
-for, raised to the device-paced budget while there is pressure. Updates the
-controller at most once a second. Page cleaner coordinator only.
-@param[in]  n_pages  upstream's target
+for, raised to the device-paced budget while there is pressure (in a sync
+flush round to a slice's share of it, see buf_flush_pace::round_target()).
+Updates the controller at most once a second. Page cleaner coordinator
+only.
+@param[in]  n_pages     upstream's target
+@param[in]  sync_flush  the iteration is a sync flush round
 @return the target, never below n_pages */
-ulint buf_flush_pace_target(ulint n_pages);
+ulint buf_flush_pace_target(ulint n_pages, bool sync_flush);
 
 /** Spread the second's device-paced flush target over the second
 (buf0flu_pace.h, Slicer), outside sync flush. Page cleaner coordinator

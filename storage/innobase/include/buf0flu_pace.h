@@ -211,17 +211,28 @@ bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age,
                        uint64_t async_mark);
 
 /** Flush rate that brings the checkpoint age to a target.
-@param[in] flushed       pages flushed per second in the last interval (> 0)
+
+The step down is bounded from what was flushed, the step up from at least
+`step_from` (innodb_io_capacity past half the target), so that a rate
+can start from nothing. Both
+were bounded from innodb_io_capacity until 2026-11-27: with it at
+8,000 (the lab's well-tuned `write_only`) any advance wanted at all, at
+6-26% of the async mark, asked for at least 6,400 pages/s where upstream
+flushed ~1,000, and the page cleaner wrote ~5,800 pages in one second
+(3-5 seconds a run, one of them at 0.33 of the mean TPS).
+@param[in] flushed       pages flushed per second in the last interval
 @param[in] generated     redo generated per second in it (LSN units)
 @param[in] lsn_per_page  checkpoint advance per page flushed (smoothed)
 @param[in] age           checkpoint age now
 @param[in] target        checkpoint age wanted
 @param[in] horizon_s     seconds over which to close the gap
+@param[in] step_from     least flush rate the step up starts from
 @return pages per second that advance the checkpoint by the redo generated
-plus the gap over the horizon, bounded to flushed x [0.8, 1.2]; 0 when the
-age is so far below the target that no advance is wanted */
+plus the gap over the horizon, bounded to [0.8 x flushed,
+1.2 x max(flushed, step_from)]; 0 when the age is so far below the target
+that no advance is wanted */
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
-                 double age, double target, double horizon_s);
+                 double age, double target, double horizon_s, double step_from);
 
 /** Dirty-page pressure: 0 at or below the larger of lwm and max - 4
 points, 1 at or above max, linear between (NaN gives 0). Below that band
@@ -281,6 +292,28 @@ slice by slice). The flush-list targets of the free-page
 scenario (B) are cut in fewer than ten slices anyway (~600 pages, 64 a
 slice). */
 constexpr unsigned MAX_SLICES = 10;
+
+/** Flush target of one page cleaner round, from upstream's target and the
+budget (pages per second).
+
+Outside sync flush the round starts the coordinator's second, and the
+second's budget is its target (the Slicer spreads it over the second). In
+sync flush the coordinator runs rounds back to back, and the log
+checkpointer that asked for the sync flush waits for the end of the round
+(buf_flush_tick_event, up to a second) before it writes the checkpoint
+that lets commits waiting for redo space go on. A sync round that carried
+the second's budget ran for over a second at a saturated data device
+(stall lab D, 2026-11-27: ~3,300 pages a round at ~2,750 pages/s): each
+time the checkpointer's wait timed out, and all commits stood still for up
+to a second, 14-17 times in five minutes. A sync round carries one slice's
+share of the budget (budget / MAX_SLICES, rounded up): rounds back to back
+still flush at what the device completes, and each ends within about a
+tenth of a second at the budget's rate.
+@param[in]  upstream    upstream's target for the round
+@param[in]  budget      pages per second (Decision::budget), 0: none
+@param[in]  sync_flush  the round is a sync flush round
+@return the round's target, never below upstream */
+uint64_t round_target(uint64_t upstream, uint64_t budget, bool sync_flush);
 
 /** Spreads one second's device-paced flush target over the second.
 
