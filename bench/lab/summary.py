@@ -169,9 +169,13 @@ def cause_figures(measured, p99, sla_ms):
 
 
 def past_async(measured):
-    """secs_past_async, and flushed_past_async and w_iops_past_async: the
-    means of pages_flushed_ps and dev_w_iops over those seconds (None where
-    no second was past the mark or the column is blank)."""
+    """secs_past_async: the measured seconds with the oldest modification
+    at or past the async mark (oldest_async_pct >= 100); flushed_past_async
+    and w_iops_past_async: the means of pages_flushed_ps and dev_w_iops over
+    those seconds. All three are None when the run has no oldest_async_pct
+    column (a server without it); with the column but no second past the
+    mark, the count is 0 and the two means are None, as they are when the
+    column they average is blank."""
     past = [r for r in measured if (to_float(r.get("oldest_async_pct")) or 0) >= 100]
     if not _present(r.get("oldest_async_pct") for r in measured):
         return {"secs_past_async": None, "flushed_past_async": None, "w_iops_past_async": None}
