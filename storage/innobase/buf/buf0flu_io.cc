@@ -270,7 +270,8 @@ void update(Clock::time_point now) {
   upstream writes one only every seven seconds. */
   const lsn_t ckpt_lsn = log_sys->last_checkpoint_lsn.load();
   if (buf_flush_pace::checkpoint_wanted(lsn > ckpt_lsn ? lsn - ckpt_lsn : 0,
-                                        obs.lsn_age, obs.async_mark)) {
+                                        obs.lsn_age, obs.async_mark,
+                                        obs.sync_mark)) {
     log_request_checkpoint(*log_sys, false);
     status.checkpoints.fetch_add(1);
   }

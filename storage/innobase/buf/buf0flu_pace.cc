@@ -143,6 +143,13 @@ evening) the rate still peaked at 1.68x and 1.79x the settled one, with
 worst seconds at 0.75 and 0.65 of the mean: better in one run of two. */
 constexpr double RATE_UP = 0.2;
 constexpr double RATE_DOWN = 0.2;
+/** Largest rise of the rate per interval once the age is past
+overrun_mark(): under two seconds of redo from the sync mark at a doubled
+load, where upstream flushes as fast as the device takes anyway. At
+RATE_UP a load that doubled at once held the age at the sync mark for six
+seconds in simulation (FollowsALoadStep), at this rate and with the last
+interval's redo rate for three. */
+constexpr double RATE_UP_OVERRUN = 0.5;
 
 double clamp01(double v) {
   if (!(v > 0)) return 0; /* also NaN */
@@ -163,11 +170,25 @@ double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark,
                  (sync_mark - async_mark));
 }
 
-bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age,
-                       uint64_t async_mark) {
+double age_target(uint64_t async_mark, uint64_t sync_mark) {
+  const double mark = static_cast<double>(async_mark);
+  if (sync_mark <= async_mark) return AGE_TARGET_NO_SYNC * mark;
+  return mark + AGE_PAST_ASYNC * static_cast<double>(sync_mark - async_mark);
+}
+
+uint64_t overrun_mark(uint64_t async_mark, uint64_t sync_mark) {
+  if (sync_mark <= async_mark) return async_mark;
+  return static_cast<uint64_t>(
+      (age_target(async_mark, sync_mark) + static_cast<double>(sync_mark)) / 2);
+}
+
+bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, uint64_t async_mark,
+                       uint64_t sync_mark) {
   if (async_mark == 0) return false;
   const double mark = static_cast<double>(async_mark);
-  if (static_cast<double>(ckpt_age) < AGE_TARGET * mark) return false;
+  if (static_cast<double>(ckpt_age) < age_target(async_mark, sync_mark)) {
+    return false;
+  }
   /* With no dirty page the checkpoint can advance to the current LSN. */
   const double advance = static_cast<double>(ckpt_age) -
                          static_cast<double>(std::min(lsn_age, ckpt_age));
@@ -175,14 +196,14 @@ bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age,
 }
 
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
-                 double age, double target, double horizon_s,
-                 double step_from) {
+                 double age, double target, double horizon_s, double step_from,
+                 double rate_up) {
   /* Checkpoint advance (LSN per second) wanted: all the redo generated,
   plus or minus the gap to the target spread over the horizon. */
   const double want = generated + (age - target) / horizon_s;
   if (!(want > 0)) return 0;
   const double lo = flushed * (1 - RATE_DOWN);
-  const double hi = std::max(flushed, step_from) * (1 + RATE_UP);
+  const double hi = std::max(flushed, step_from) * (1 + rate_up);
   if (!(lsn_per_page > 0)) return hi; /* flushing advanced nothing */
   return std::clamp(want / lsn_per_page, lo, hi);
 }
@@ -331,7 +352,7 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   drained, the smoothed latency still remembers it for a while, and
   cutting on that memory alone cut again and again. Only what pacing
   added counts: upstream's own flushing (a sync flush round) and the
-  flushing the checkpoint age required past the async mark (upstream
+  flushing the checkpoint age required past overrun_mark() (upstream
   would have done it too, in sync mode) may overload the device without
   saying anything against the capability. Nor does an overload from
   flushing well past the capability (the age-following rate is not held
@@ -411,7 +432,7 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
       std::max(static_cast<double>(cfg.io_capacity), obs.flushed / interval);
   const double per_page =
       pages > 0 ? advanced / (pages / seconds) : 0; /* 0: advanced nothing */
-  const double target = AGE_TARGET * obs.async_mark;
+  const double target = age_target(obs.async_mark, obs.sync_mark);
   const bool below = m_age < target;
   /* Below half the target the approach reads the lower of the window's
   redo rate and the last interval's (exact: LSNs are not noisy; nearer
@@ -427,15 +448,23 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   const double generated_now = (obs.lsn - prev.lsn) / interval;
   const bool young = m_age < 0.5 * target;
   const double horizon = below ? AGE_APPROACH_S : AGE_HORIZON_S;
+  /* Past overrun_mark() the rate reads the higher of the window's and the
+  last interval's redo rate, and rises faster (RATE_UP_OVERRUN): a load
+  step is seen at once. */
+  const bool overrun =
+      obs.sync_mark > obs.async_mark &&
+      m_age > static_cast<double>(overrun_mark(obs.async_mark, obs.sync_mark));
   const double redo_rate =
-      young ? std::min(generated, generated_now) : generated;
+      young ? std::min(generated, generated_now)
+            : (overrun ? std::max(generated, generated_now) : generated);
   /* Young, the rate steps up from what was flushed only: upstream's own
   flushing has the time to bring the age nearer, and a step from
   innodb_io_capacity (8,000 in the lab's well-tuned `write_only`) was a
   burst of thousands of pages for an advance the age did not need. */
   const double step_from = young ? 0.0 : static_cast<double>(cfg.io_capacity);
-  m_ckpt_rate = ckpt_rate(obs.flushed / interval, redo_rate, per_page, m_age,
-                          target, horizon, step_from);
+  m_ckpt_rate =
+      ckpt_rate(obs.flushed / interval, redo_rate, per_page, m_age, target,
+                horizon, step_from, overrun ? RATE_UP_OVERRUN : RATE_UP);
   /* No rise while the checkpoint already advances as fast as wanted:
   the last interval's advance (redo generated minus the change of the age)
   met the redo rate plus the approach to the target. The window's advance
@@ -496,11 +525,13 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   const uint64_t instances = std::max<uint64_t>(obs.instances, 1);
   const double io_cap = static_cast<double>(cfg.io_capacity);
   const double scale = std::max(m_capability, io_cap);
-  /* How far the age is past the async mark (the age target was overrun):
-  it lifts the capability from the age-following rate and is reported;
-  the rate itself speaks for the checkpoint age. */
-  const double p_overrun =
-      ckpt_pressure(obs.lsn_age, obs.async_mark, obs.sync_mark);
+  /* How far the age overran its target towards the sync mark, from half
+  the room the target leaves below it (the age settles a little above the
+  target, see follow_age()): it lifts the capability from the
+  age-following rate and is reported; the rate itself speaks for the
+  checkpoint age. */
+  const double p_overrun = ckpt_pressure(
+      obs.lsn_age, overrun_mark(obs.async_mark, obs.sync_mark), obs.sync_mark);
   m_last.p_ckpt = std::max(p_overrun, clamp01(m_ckpt_rate / scale));
   const double dirty = obs.dirty_pct > 0 ? obs.dirty_pct : 0; /* NaN: 0 */
   m_dirty_pct = m_dirty_pct < 0
@@ -544,7 +575,7 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   stall lab, 2026-11-25: 6,549 to 1,956 pages/s with every write still
   completed), it let the age run past the async mark into sync-mode
   flushing for minutes. The capability bounds the pressure budget; a
-  ceiling set by the user bounds both. Past the async mark that flushing
+  ceiling set by the user bounds both. Past overrun_mark() that flushing
   is required and says nothing against the capability (see learn()). */
   double ceiling = std::max(scale, m_ckpt_rate);
   m_required = p_overrun > 0 ? m_ckpt_rate : 0;

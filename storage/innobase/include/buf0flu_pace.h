@@ -26,7 +26,7 @@ Free Software Foundation.
    (the latency seen while the page cleaner flushes no more than upstream
    would); slowly near the level where it was last cut, not at all for a
    while after a cut. While the page cleaner flushes more than upstream
-   asked for and than the checkpoint age required past the async mark
+   asked for and than the checkpoint age required past overrun_mark()
    (upstream would have flushed that much too, in sync mode), it is cut
    when for two intervals the interval's latency is over the limit while
    the write queue grows, or both it and the smoothed latency are over
@@ -37,17 +37,19 @@ Free Software Foundation.
    times it, with the queue not growing, it holds: a shared device's
    latency is noisy, and a busier device is slower without being
    saturated.
- - Checkpoint age: a flush rate that holds the age at 95% of the async
-   mark, just short of upstream's aggressive flushing, so that pages take
-   as many changes as they can before they are written (the fewest page
-   writes per commit) and the sync mark is never reached. Each interval
+ - Checkpoint age: a flush rate that holds the age half-way between the
+   async and the sync mark (age_target()), so that pages take as many
+   changes as they can before they are written (the fewest page writes
+   per commit) and the sync mark is never reached. Each interval
    it measures how far the checkpoint advanced per page flushed over the
    last seven intervals (redo generated minus the change of the
    age, over the pages flushed), and sets the flush rate that advances it
    by the redo generated plus the gap to the target over four seconds
    (twelve from below, so that the rate has ramped up when the age gets
    there), by
-   a bounded step (x0.8 .. x1.2 of what was flushed). Below the target
+   a bounded step (x0.8 .. x1.2 of what was flushed; x1.5, from the last
+   interval's redo rate, once the age is half-way from the target to the
+   sync mark, overrun_mark()). Below the target
    by more than that, no rate: upstream decides. It asks for no more than
    the device completed while the write queue grows, and for less while a
    queue stands (writes submitted and not completed over a tenth of a
@@ -90,13 +92,31 @@ Free Software Foundation.
 
 namespace buf_flush_pace {
 
-/** Checkpoint age the flush rate aims for, share of the async mark: as old
-as it can be without upstream's aggressive flushing, so that a page takes
-as many changes as it can before it is written, with room left below the
-sync mark for a second or two of error. 90% until the checkpoint requests
-(checkpoint_wanted()) kept the checkpoint from trailing: 95% then overran
-the async mark; with them it peaked at 97.8% in the stall lab. */
-constexpr double AGE_TARGET = 0.95;
+/** Where the flush rate holds the checkpoint age: this share of the way
+from the async mark (upstream's aggressive flushing) to the sync mark
+(its sync-mode flushing, where commits wait), so that a page takes as
+many changes as it can before it is written, with room left below the
+sync mark for the controller's transients. Until 2026-11-28 the target
+was 95% of the async mark: there the stall lab's checkpoint-age wave (A)
+ran at 0.98x vanilla's TPS at the same device writes, vanilla riding the
+sync-mode line (99% of the async mark in the lab's column, 87.5% for
+pacing) with each page taking ~13% more changes before its write (A's
+notes of 2026-11-27). Upstream's sync mark is only ~8% of the async mark
+above it (adaptive_flush_max_age and _min_age are 15/16 and 7/8 of the
+redo capacity, both less the free-check margin). */
+constexpr double AGE_PAST_ASYNC = 0.5;
+
+/** Age target, share of the async mark, when the sync mark is not above
+it (unknown). */
+constexpr double AGE_TARGET_NO_SYNC = 0.95;
+
+/** The checkpoint age the flush rate holds.
+@param[in]  async_mark  as in Observation (0: unknown)
+@param[in]  sync_mark   as in Observation
+@return async_mark + AGE_PAST_ASYNC x (sync_mark - async_mark), or
+AGE_TARGET_NO_SYNC x async_mark if the sync mark is not above the async
+mark; 0 if the async mark is unknown */
+double age_target(uint64_t async_mark, uint64_t sync_mark);
 
 /** Settings, read at every iteration (all of them are dynamic). */
 struct Config {
@@ -172,7 +192,7 @@ struct Decision {
   /** Pressure components, and the largest of p_ckpt and the smoothed
   dirty and free pressures, 0..1. p_ckpt: the
   age-following rate as a share of the capability, or how far the age is
-  past the async mark towards the sync mark if larger (reported only). */
+  past overrun_mark() towards the sync mark if larger (reported only). */
   double p_ckpt{0};
   double p_dirty{0};
   double p_free{0};
@@ -183,10 +203,19 @@ struct Decision {
   bool backing_off{false};
 };
 
-/** Checkpoint-age pressure, the age target overrun: 0 up to the async mark,
+/** Checkpoint-age pressure, how far the age is into upstream's aggressive
+flushing: 0 up to the async mark,
 1 at the sync mark and beyond, linear between (1 from the async mark if the
 sync mark is not above it). 0 if the async mark is unknown (0). */
 double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark, uint64_t sync_mark);
+
+/** Age from which the age-following flushing is required (p_ckpt rises
+from 0): half-way from the age target to the sync mark (the async mark if
+the sync mark is not above it). Up to there the age is where pacing put
+it, and the device's response to that flushing teaches the capability
+estimate; past it the age overran its target and upstream would flush as
+much (in sync mode) whatever the device says. */
+uint64_t overrun_mark(uint64_t async_mark, uint64_t sync_mark);
 
 /** Least advance a requested checkpoint must make, share of the async
 mark: a checkpoint writes the redo header and first syncs the data files,
@@ -201,14 +230,16 @@ checkpoint then trails the oldest modification by up to seven seconds of
 redo. With the age of the oldest modification held just short of the
 async mark, the checkpoint age itself ran past it and into the free-check
 limit (redo-space waits) every time (stall lab, 2026-11-25). A checkpoint
-is asked for once the checkpoint age has reached the age target and the
-checkpoint can advance by CKPT_MIN_ADVANCE of the async mark.
+is asked for once the checkpoint age has reached the age target
+(age_target()) and the checkpoint can advance by CKPT_MIN_ADVANCE of the
+async mark.
 @param[in]  ckpt_age    current LSN - last checkpoint LSN
 @param[in]  lsn_age     current LSN - oldest modification (0: no dirty page)
 @param[in]  async_mark  as in Observation (0: unknown, never asks)
+@param[in]  sync_mark   as in Observation
 @return true to request a checkpoint */
-bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age,
-                       uint64_t async_mark);
+bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, uint64_t async_mark,
+                       uint64_t sync_mark);
 
 /** Flush rate that brings the checkpoint age to a target.
 
@@ -227,12 +258,14 @@ flushed ~1,000, and the page cleaner wrote ~5,800 pages in one second
 @param[in] target        checkpoint age wanted
 @param[in] horizon_s     seconds over which to close the gap
 @param[in] step_from     least flush rate the step up starts from
+@param[in] rate_up       largest rise, share of max(flushed, step_from)
 @return pages per second that advance the checkpoint by the redo generated
 plus the gap over the horizon, bounded to [0.8 x flushed,
-1.2 x max(flushed, step_from)]; 0 when the age is so far below the target
-that no advance is wanted */
+(1 + rate_up) x max(flushed, step_from)]; 0 when the age is so far below
+the target that no advance is wanted */
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
-                 double age, double target, double horizon_s, double step_from);
+                 double age, double target, double horizon_s, double step_from,
+                 double rate_up);
 
 /** Dirty-page pressure: 0 at or below the larger of lwm and max - 4
 points, 1 at or above max, linear between (NaN gives 0). Below that band
@@ -442,7 +475,7 @@ class Controller {
   double m_last_cut{0};
   /** Age-following flush rate, pages/s (0: none). */
   double m_ckpt_rate{0};
-  /** The age-following rate the last budget carried past the async mark,
+  /** The age-following rate the last budget carried past overrun_mark(),
   beyond the capability if need be, pages/s (0: none). */
   double m_required{0};
   /** The write queue grew in the last interval. */
