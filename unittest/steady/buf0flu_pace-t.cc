@@ -567,7 +567,7 @@ sees the step an interval late: the age reaches the sync mark for a few
 seconds (6 with the rate rising by RATE_UP an interval past
 overrun_mark(), 3 with RATE_UP_OVERRUN and the last interval's redo
 rate), where upstream alone stays there. With the target at 95% of the
-async mark (until 2026-11-28) it stayed short of it. */
+async mark (until 2026-11-27, eighth session) it stayed short of it. */
 TEST(FlushPaceClosedLoop, FollowsALoadStep) {
   Device dev;
   Engine eng;
@@ -722,6 +722,7 @@ TEST(FlushPaceCheckpoint, WantedOnlyPastTheTargetAndWorthIt) {
   const uint64_t sync = 1100;
   const auto at = static_cast<uint64_t>(buf_flush_pace::age_target(mark, sync));
   EXPECT_EQ(at, 1050); /* half-way from the async to the sync mark */
+  EXPECT_EQ(buf_flush_pace::age_target(0, sync), 0);         /* mark unknown */
   EXPECT_FALSE(checkpoint_wanted(at, at / 2, 0, sync));      /* mark unknown */
   EXPECT_FALSE(checkpoint_wanted(at - 10, 100, mark, sync)); /* below it */
   EXPECT_TRUE(checkpoint_wanted(at, at - 100, mark, sync));

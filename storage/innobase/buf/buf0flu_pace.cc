@@ -171,6 +171,7 @@ double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark,
 }
 
 double age_target(uint64_t async_mark, uint64_t sync_mark) {
+  if (async_mark == 0) return 0;
   const double mark = static_cast<double>(async_mark);
   if (sync_mark <= async_mark) return AGE_TARGET_NO_SYNC * mark;
   return mark + AGE_PAST_ASYNC * static_cast<double>(sync_mark - async_mark);

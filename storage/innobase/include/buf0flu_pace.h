@@ -96,7 +96,8 @@ namespace buf_flush_pace {
 from the async mark (upstream's aggressive flushing) to the sync mark
 (its sync-mode flushing, where commits wait), so that a page takes as
 many changes as it can before it is written, with room left below the
-sync mark for the controller's transients. Until 2026-11-28 the target
+sync mark for the controller's transients. Until 2026-11-27 (eighth
+session) the target
 was 95% of the async mark: there the stall lab's checkpoint-age wave (A)
 ran at 0.98x vanilla's TPS at the same device writes, vanilla riding the
 sync-mode line (99% of the async mark in the lab's column, 87.5% for
