@@ -45,6 +45,16 @@ class SummarizeRun(unittest.TestCase):
         self.assertEqual(s["secs_below_half"], 1)   # 50 < 85
         self.assertEqual(s["secs_below_70"], 1)     # 50 < 119, 200 is not
 
+    def test_cv_after_the_first_minute(self):
+        # a cold start's fast first minute, then 100/50 alternating: the
+        # whole-run CV counts the first minute, cv_after_1min only s 61+
+        tps = [300] * 60 + [100, 50] * 20
+        s = S.summarize_run(rows(tps), warmup=10)
+        self.assertAlmostEqual(s["cv_after_1min"], 25 / 75)
+        self.assertGreater(s["cv"], 0.5)
+        # a 60-second run (the quick shapes) has no such figure
+        self.assertIsNone(S.summarize_run(rows([100] * 60), warmup=10)["cv_after_1min"])
+
     def test_sag_between_half_and_70(self):
         # mean 90: 60 is below 63 (70%) but not below 45 (half)
         s = S.summarize_run(rows([0, 100, 100, 100, 60]), warmup=1)
