@@ -1472,6 +1472,29 @@ TEST(FlushPaceSlicer, CommitWritesWaitLessBehindSlices) {
       << "burst " << burst << " ms, sliced " << sliced << " ms";
 }
 
+/* Below innodb_adaptive_flushing_lwm's mark a round keeps only upstream's
+dirty-page term of its target; at or past the mark, in a sync round, or
+with the mark at 0, all of it. The budget still lifts a kept target. */
+TEST(FlushPaceRound, YoungAgeKeepsOnlyUpstreamsDirtyTerm) {
+  using buf_flush_pace::kept_upstream;
+  const uint64_t lwm = 100'000'000;
+  /* Stall lab B's first phase: the checkpoint 2-4 % old (lwm 10 %),
+  upstream asking ~1,300 pages, its dirty-page term 120 (60 % of 200). */
+  EXPECT_EQ(kept_upstream(1300, 120, 30'000'000, lwm, false), 120u);
+  EXPECT_EQ(kept_upstream(100, 120, 30'000'000, lwm, false), 100u)
+      << "never more than upstream asked for";
+  EXPECT_EQ(kept_upstream(1300, 120, lwm, lwm, false), 1300u) << "at the mark";
+  EXPECT_EQ(kept_upstream(1300, 120, 2 * lwm, lwm, false), 1300u);
+  EXPECT_EQ(kept_upstream(1300, 120, 30'000'000, lwm, true), 1300u)
+      << "sync flush";
+  EXPECT_EQ(kept_upstream(1300, 120, 30'000'000, 0, false), 1300u)
+      << "innodb_adaptive_flushing_lwm=0";
+  EXPECT_EQ(round_target(kept_upstream(1300, 120, 30'000'000, lwm, false), 900,
+                         false),
+            900u)
+      << "the budget lifts what is kept";
+}
+
 TEST(FlushPaceRound, SyncRoundsCarryASlice) {
   EXPECT_EQ(round_target(100, 3300, false), 3300u);
   EXPECT_EQ(round_target(5000, 3300, false), 5000u);

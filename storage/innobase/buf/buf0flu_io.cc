@@ -34,6 +34,7 @@ Free Software Foundation.
 #include "log0chkp.h"
 #include "log0files_capacity.h"
 #include "log0log.h"
+#include "mtr0mtr.h"
 #include "os0diskstats.h"
 #include "os0write_stats.h"
 #include "srv0mon.h"
@@ -100,6 +101,9 @@ struct Pace_status {
   std::atomic<uint64_t> slices{1};
   /** Checkpoints pacing asked the log checkpointer for, since start. */
   std::atomic<uint64_t> checkpoints{0};
+  /** Pages of upstream's targets not kept below the adaptive-flushing
+  low-water mark (buf_flush_pace::kept_upstream()), since start. */
+  std::atomic<uint64_t> young_declined{0};
   std::atomic<bool> dev_valid{false};
   std::atomic<uint64_t> util_x100{0};
   std::atomic<uint64_t> queue_x100{0};
@@ -320,7 +324,31 @@ bool buf_flush_io_device_option_valid(const char *value) {
 
 void buf_flush_pace_idle() { pace.idle = true; }
 
-ulint buf_flush_pace_target(ulint n_pages, bool sync_flush) {
+namespace {
+
+/** @return innodb_adaptive_flushing_lwm's mark as get_pct_for_lsn() reads
+it, LSN; 0 if it is 0 or redo logging is disabled (upstream's target then
+comes from the dirty pages, see set_flush_target_by_page()) */
+lsn_t adaptive_flushing_lwm_age() {
+  if (srv_adaptive_flushing_lwm == 0 || !mtr_t::s_logging.is_enabled()) {
+    return 0;
+  }
+  lsn_t free_check_limit = 0, dirty_age_limit = 0;
+  log_files_capacity_get_limits(*log_sys, free_check_limit, dirty_age_limit);
+  return static_cast<lsn_t>(srv_adaptive_flushing_lwm * free_check_limit /
+                            100);
+}
+
+/** @return the checkpoint age as get_pct_for_lsn() reads it, LSN */
+lsn_t checkpoint_age() {
+  const lsn_t oldest = buf_pool_get_oldest_modification_approx();
+  const lsn_t lsn = log_get_lsn(*log_sys);
+  return oldest != 0 && lsn > oldest ? lsn - oldest : 0;
+}
+
+}  // namespace
+
+ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   pace.iter_upstream = n_pages;
   pace.iter_target = n_pages;
   pace.iter_list = 0;
@@ -335,9 +363,14 @@ ulint buf_flush_pace_target(ulint n_pages, bool sync_flush) {
   } else if (now - pace.last_update >= UPDATE_INTERVAL) {
     update(now);
   }
-  pace.upstream += n_pages;
+  const ulint kept = static_cast<ulint>(buf_flush_pace::kept_upstream(
+      n_pages, dirty_pages, checkpoint_age(), adaptive_flushing_lwm_age(),
+      sync_flush));
+  status.young_declined.fetch_add(n_pages - kept);
+  pace.iter_upstream = kept;
+  pace.upstream += kept;
   pace.iter_target = static_cast<ulint>(buf_flush_pace::round_target(
-      n_pages, pace.controller.last().budget, sync_flush));
+      kept, pace.controller.last().budget, sync_flush));
   return pace.iter_target;
 }
 
@@ -420,7 +453,8 @@ void buf_flush_io_print(FILE *file) {
           " page write latency %lu us (baseline %lu us), pressure:"
           " checkpoint age %lu%%, dirty pages %lu%%, free pages %lu%%,"
           " LRU depth %lu, %lu flush slices per second,"
-          " %lu checkpoints requested\n",
+          " %lu checkpoints requested, %lu pages of upstream's targets not"
+          " kept below the adaptive flushing low-water mark\n",
           static_cast<ulong>(status.budget.load()),
           static_cast<ulong>(status.capability.load()),
           static_cast<ulong>(status.latency_us.load()),
@@ -430,7 +464,8 @@ void buf_flush_io_print(FILE *file) {
           static_cast<ulong>(status.p_free.load()),
           static_cast<ulong>(status.lru_depth.load()),
           static_cast<ulong>(status.slices.load()),
-          static_cast<ulong>(status.checkpoints.load()));
+          static_cast<ulong>(status.checkpoints.load()),
+          static_cast<ulong>(status.young_declined.load()));
   if (devices_set.load()) {
     if (status.dev_valid.load()) {
       fprintf(file,

@@ -239,6 +239,12 @@ double lru_due(double last_s, bool below) {
   return below ? last_s + 1.0 / LRU_ROUNDS : -1;
 }
 
+uint64_t kept_upstream(uint64_t upstream, uint64_t dirty_pages, uint64_t age,
+                       uint64_t lwm_age, bool sync_flush) {
+  if (sync_flush || lwm_age == 0 || age >= lwm_age) return upstream;
+  return std::min(upstream, dirty_pages);
+}
+
 uint64_t round_target(uint64_t upstream, uint64_t budget, bool sync_flush) {
   if (!sync_flush) return std::max(upstream, budget);
   return std::max(upstream, (budget + MAX_SLICES - 1) / MAX_SLICES);

@@ -48,14 +48,17 @@ extern char *srv_adaptive_flushing_io_device;
 bool buf_flush_io_device_option_valid(const char *value);
 
 /** The page cleaner's flush target for this iteration: what upstream asked
-for, raised to the device-paced budget while there is pressure (in a sync
-flush round to a slice's share of it, see buf_flush_pace::round_target()).
-Updates the controller at most once a second. Page cleaner coordinator
-only.
-@param[in]  n_pages     upstream's target
-@param[in]  sync_flush  the iteration is a sync flush round
-@return the target, never below n_pages */
-ulint buf_flush_pace_target(ulint n_pages, bool sync_flush);
+for (below the adaptive-flushing low-water mark only its dirty-page term,
+see buf_flush_pace::kept_upstream()), raised to the device-paced budget
+while there is pressure (in a sync flush round to a slice's share of it,
+see buf_flush_pace::round_target()). Updates the controller at most once a
+second. Page cleaner coordinator only.
+@param[in]  n_pages      upstream's target
+@param[in]  dirty_pages  upstream's dirty-page term (innodb_io_capacity x
+                         its percentage for the dirty pages)
+@param[in]  sync_flush   the iteration is a sync flush round
+@return the target; below n_pages only below the low-water mark */
+ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush);
 
 /** Spread the second's device-paced flush target over the second
 (buf0flu_pace.h, Slicer), outside sync flush. Page cleaner coordinator

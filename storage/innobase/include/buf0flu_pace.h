@@ -327,6 +327,32 @@ scenario (B) are cut in fewer than ten slices anyway (~600 pages, 64 a
 slice). */
 constexpr unsigned MAX_SLICES = 10;
 
+/** What a round keeps of upstream's flush-list target.
+
+Below innodb_adaptive_flushing_lwm (as a share of the redo capacity, the
+mark get_pct_for_lsn() reads) upstream documents no adaptive flushing, but
+its target still carries two terms that do not look at the age: the pages
+within three seconds of redo of the oldest modification, and the echo of
+what it flushed before (page_avg_rate). On a device at its write cap they
+hold a pool with the checkpoint 2-4 % old at ~1,300 flush-list pages a
+second, re-written hot pages taken from the LRU batches and the reads
+(stall lab B, 2026-11-27: ~300 TPS until, minutes later, the LRU batches
+took over and it ran at ~400 on every server, paced or not; pacing, by
+ending the free-page waits that tip vanilla over, made the slow phase
+last longer). There, the round keeps only upstream's dirty-page term
+(innodb_io_capacity x its pct_for_dirty); the budget still lifts it
+wherever the age, the dirty-page share or the free lists press. At or
+past the mark, in a sync flush round, or with the mark at 0
+(innodb_adaptive_flushing_lwm=0), upstream's whole target is kept.
+@param[in]  upstream     upstream's target for the round
+@param[in]  dirty_pages  upstream's dirty-page term, pages a second
+@param[in]  age          checkpoint age, LSN
+@param[in]  lwm_age      innodb_adaptive_flushing_lwm's mark, LSN (0: none)
+@param[in]  sync_flush   the round is a sync flush round
+@return the part of upstream's target the round keeps */
+uint64_t kept_upstream(uint64_t upstream, uint64_t dirty_pages, uint64_t age,
+                       uint64_t lwm_age, bool sync_flush);
+
 /** Flush target of one page cleaner round, from upstream's target and the
 budget (pages per second).
 
@@ -343,7 +369,8 @@ to a second, 14-17 times in five minutes. A sync round carries one slice's
 share of the budget (budget / MAX_SLICES, rounded up): rounds back to back
 still flush at what the device completes, and each ends within about a
 tenth of a second at the budget's rate.
-@param[in]  upstream    upstream's target for the round
+@param[in]  upstream    upstream's target for the round, as kept by
+                        kept_upstream()
 @param[in]  budget      pages per second (Decision::budget), 0: none
 @param[in]  sync_flush  the round is a sync flush round
 @return the round's target, never below upstream */
