@@ -335,8 +335,7 @@ lsn_t adaptive_flushing_lwm_age() {
   }
   lsn_t free_check_limit = 0, dirty_age_limit = 0;
   log_files_capacity_get_limits(*log_sys, free_check_limit, dirty_age_limit);
-  return static_cast<lsn_t>(srv_adaptive_flushing_lwm * free_check_limit /
-                            100);
+  return static_cast<lsn_t>(srv_adaptive_flushing_lwm * free_check_limit / 100);
 }
 
 /** @return the checkpoint age as get_pct_for_lsn() reads it, LSN */
@@ -363,9 +362,9 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   } else if (now - pace.last_update >= UPDATE_INTERVAL) {
     update(now);
   }
-  const ulint kept = static_cast<ulint>(buf_flush_pace::kept_upstream(
-      n_pages, dirty_pages, checkpoint_age(), adaptive_flushing_lwm_age(),
-      sync_flush));
+  const ulint kept = static_cast<ulint>(
+      buf_flush_pace::kept_upstream(n_pages, dirty_pages, checkpoint_age(),
+                                    adaptive_flushing_lwm_age(), sync_flush));
   status.young_declined.fetch_add(n_pages - kept);
   pace.iter_upstream = kept;
   pace.upstream += kept;
