@@ -222,6 +222,25 @@ void stop() {
   MONITOR_SET(MONITOR_FLUSH_PACE_LRU_DEPTH, 0);
 }
 
+/** @return the checkpoint age as get_pct_for_lsn() reads it, LSN
+@param[in]  lsn  the current LSN */
+lsn_t checkpoint_age(lsn_t lsn) {
+  const lsn_t oldest = buf_pool_get_oldest_modification_approx();
+  return oldest != 0 && lsn > oldest ? lsn - oldest : 0;
+}
+
+/** @return innodb_adaptive_flushing_lwm's mark as get_pct_for_lsn() reads
+it, LSN; 0 if it is 0 or redo logging is disabled (upstream's target then
+comes from the dirty pages, see set_flush_target_by_page()) */
+lsn_t adaptive_flushing_lwm_age() {
+  if (srv_adaptive_flushing_lwm == 0 || !mtr_t::s_logging.is_enabled()) {
+    return 0;
+  }
+  lsn_t free_check_limit = 0, dirty_age_limit = 0;
+  log_files_capacity_get_limits(*log_sys, free_check_limit, dirty_age_limit);
+  return static_cast<lsn_t>(srv_adaptive_flushing_lwm * free_check_limit / 100);
+}
+
 /** Observe the last interval and let the controller decide. */
 void update(Clock::time_point now) {
   buf_flush_pace::Config cfg;
@@ -246,9 +265,8 @@ void update(Clock::time_point now) {
   obs.upstream = pace.upstream;
   obs.after_idle = pace.idle;
 
-  const lsn_t oldest = buf_pool_get_oldest_modification_approx();
   const lsn_t lsn = log_get_lsn(*log_sys);
-  obs.lsn_age = oldest != 0 && lsn > oldest ? lsn - oldest : 0;
+  obs.lsn_age = checkpoint_age(lsn);
   obs.lsn = lsn;
   /* The marks as upstream applies them to this age: less the free-check
   margin (the concurrency margin, about 6% of the redo capacity with
@@ -324,29 +342,6 @@ bool buf_flush_io_device_option_valid(const char *value) {
 
 void buf_flush_pace_idle() { pace.idle = true; }
 
-namespace {
-
-/** @return innodb_adaptive_flushing_lwm's mark as get_pct_for_lsn() reads
-it, LSN; 0 if it is 0 or redo logging is disabled (upstream's target then
-comes from the dirty pages, see set_flush_target_by_page()) */
-lsn_t adaptive_flushing_lwm_age() {
-  if (srv_adaptive_flushing_lwm == 0 || !mtr_t::s_logging.is_enabled()) {
-    return 0;
-  }
-  lsn_t free_check_limit = 0, dirty_age_limit = 0;
-  log_files_capacity_get_limits(*log_sys, free_check_limit, dirty_age_limit);
-  return static_cast<lsn_t>(srv_adaptive_flushing_lwm * free_check_limit / 100);
-}
-
-/** @return the checkpoint age as get_pct_for_lsn() reads it, LSN */
-lsn_t checkpoint_age() {
-  const lsn_t oldest = buf_pool_get_oldest_modification_approx();
-  const lsn_t lsn = log_get_lsn(*log_sys);
-  return oldest != 0 && lsn > oldest ? lsn - oldest : 0;
-}
-
-}  // namespace
-
 ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   pace.iter_upstream = n_pages;
   pace.iter_target = n_pages;
@@ -362,9 +357,13 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   } else if (now - pace.last_update >= UPDATE_INTERVAL) {
     update(now);
   }
-  const ulint kept = static_cast<ulint>(
-      buf_flush_pace::kept_upstream(n_pages, dirty_pages, checkpoint_age(),
-                                    adaptive_flushing_lwm_age(), sync_flush));
+  /* A sync round keeps upstream's whole target: no age or limits to read. */
+  const ulint kept =
+      sync_flush
+          ? n_pages
+          : static_cast<ulint>(buf_flush_pace::kept_upstream(
+                n_pages, dirty_pages, checkpoint_age(log_get_lsn(*log_sys)),
+                adaptive_flushing_lwm_age(), false));
   status.young_declined.fetch_add(n_pages - kept);
   pace.iter_upstream = kept;
   pace.upstream += kept;
