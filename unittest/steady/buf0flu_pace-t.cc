@@ -90,6 +90,15 @@ struct Engine {
   /** Writes by other threads (single-page flushes, doublewrite aside). */
   double foreground_writes{500};
   double dirty_pct{5};
+  /** Buffer pool pages. */
+  double pool_pages{65536};
+  /** The controller is told the pool's size and dirty pages (false: as
+  before the hold rate, pressure x capability in the whole band). */
+  bool tell_pool{true};
+  /** Pages made dirty a second; 0: dirty_pct is set by the test, else it
+  follows from these, the flush list's pages and the dirty pages the LRU
+  batch evicts (a share of them as the pool's). */
+  double dirtied{0};
   /** Free pages taken per second by reads of new pages. */
   double free_use{0};
   uint64_t instances{4};
@@ -134,6 +143,8 @@ struct Result {
   std::vector<uint64_t> free_waits;
   /** The LRU depth decided each second. */
   std::vector<double> lru_depth;
+  /** Dirty-page share at the end of each second. */
+  std::vector<double> dirty_pct;
   int sync_seconds{0};
   int async_seconds{0};
   /** Checkpoint age at the end of each second, when modelled. */
@@ -207,6 +218,10 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
       obs.async_mark = static_cast<uint64_t>(eng.async_mark);
       obs.sync_mark = static_cast<uint64_t>(eng.sync_mark);
       obs.dirty_pct = eng.dirty_pct;
+      obs.pool_pages =
+          eng.tell_pool ? static_cast<uint64_t>(eng.pool_pages) : 0;
+      obs.dirty_pages =
+          static_cast<uint64_t>(eng.dirty_pct / 100 * eng.pool_pages);
       obs.free_pages = static_cast<uint64_t>(eng.free_pages);
       d = ctl.update(cfg, obs);
       lru_depth = d.lru_depth;
@@ -218,8 +233,10 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     const double lru_target = static_cast<double>(lru_depth) * eng.instances;
     const double lru_evicted = std::max(0.0, lru_target - eng.free_pages);
     eng.free_pages += lru_evicted;
-    /* A fifth of the evicted pages were dirty and cost a write. */
-    const double lru_writes = lru_evicted / 5;
+    /* A fifth of the evicted pages were dirty and cost a write (with the
+    dirty pages modelled, the pool's share of them). */
+    const double lru_writes =
+        lru_evicted * (eng.dirtied > 0 ? eng.dirty_pct / 100 : 0.2);
 
     double lat = 0;
     const double offered = target + eng.foreground_writes + lru_writes;
@@ -246,6 +263,12 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
       if (r.ckpt_age.back() >= eng.free_check) r.redo_wait_seconds++;
     }
 
+    if (eng.dirtied > 0 && eng.pool_pages > 0) {
+      const double dirty = eng.dirty_pct / 100 * eng.pool_pages +
+                           eng.dirtied - flushed - lru_writes;
+      eng.dirty_pct = std::clamp(100 * dirty / eng.pool_pages, 0.0, 99.0);
+    }
+
     double waits = 0;
     eng.free_pages -= eng.free_use;
     if (eng.free_pages < 0) {
@@ -264,17 +287,18 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     obs.writes = count(obs.writes, served);
     obs.write_latency_us = lat;
     obs.flushed = count(obs.flushed, flushed);
+    obs.list_flushed = count(obs.list_flushed, flushed);
     obs.upstream = count(obs.upstream, up);
     obs.free_waits = count(obs.free_waits, waits);
 
     if (std::getenv("PACE_TRACE") != nullptr) {
       std::printf(
           "t=%d age=%.0f%% up=%.0f budget=%lu cap=%lu lat=%.0f flushed=%.0f "
-          "backlog=%.0f p=%.2f gen=%.0f\n",
+          "backlog=%.0f p=%.2f gen=%.0f dirty=%.1f%%\n",
           t, 100 * eng.age / eng.async_mark, up,
           static_cast<unsigned long>(d.budget),
           static_cast<unsigned long>(d.capability), lat, flushed, dev.backlog,
-          d.pressure, generated / 1000);
+          d.pressure, generated / 1000, eng.dirty_pct);
     }
     r.age.push_back(eng.age);
     r.budget.push_back(static_cast<double>(d.budget));
@@ -284,6 +308,7 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     r.generated.push_back(generated);
     r.free_waits.push_back(static_cast<uint64_t>(waits));
     r.lru_depth.push_back(static_cast<double>(lru_depth));
+    r.dirty_pct.push_back(eng.dirty_pct);
   }
   return r;
 }
@@ -922,6 +947,80 @@ TEST(FlushPaceClosedLoop, SwingingDirtyShareRaisesNoBudget) {
   const Result held = run(120, dev, eng, true,
                           [](int, Device *, Engine *e) { e->dirty_pct = 92; });
   EXPECT_GT(mean_of(held.budget, 30, 120), 1000);
+}
+
+/* Stall lab B, 2026-11-27: a 16,384-page pool at a 3,000-IOPS volume's
+write cap, pages made dirty a little faster than the LRU batches write
+them, so the flush list has to take ~350 pages a second to keep the pool
+short of innodb_max_dirty_pages_pct. Read as pressure x capability
+(what the controller does when it is not told the pool's size) the
+dirty-page pressure bursts: the smoothed share crosses the band, the
+budget jumps to over twice its mean, the share falls ten points and
+climbs back. The measured hold rate keeps the share within two points
+of the band start with the budget near its mean. */
+TEST(FlushPaceClosedLoop, DirtyShareHeldWithoutBursts) {
+  Device dev;
+  dev.capacity = 3000;
+  dev.flat_until_cap = true;
+  Engine eng;
+  eng.redo_rate = 1e6; /* the checkpoint age has nothing to ask */
+  eng.need = 200;
+  eng.instances = 1;
+  eng.pool_pages = 16384;
+  eng.free_pages = 1024;
+  eng.free_use = 1340;
+  eng.foreground_writes = 600;
+  eng.dirty_pct = 75;
+  eng.dirtied = 1500;
+  Config cfg = config();
+  cfg.io_capacity_max = 2000;
+  const Result held = run(600, dev, eng, true, no_change, cfg);
+  eng.tell_pool = false;
+  const Result bursts = run(600, dev, eng, true, no_change, cfg);
+
+  const size_t from = 60;
+  const size_t to = 600;
+  EXPECT_GT(max_of(bursts.budget, from, to),
+            2.5 * mean_of(bursts.budget, from, to))
+      << "no burst to avoid";
+  EXPECT_GT(max_of(bursts.dirty_pct, from, to) -
+                min_of(bursts.dirty_pct, from, to),
+            8);
+
+  EXPECT_LT(max_of(held.budget, from, to), 1.5 * mean_of(held.budget, from, to));
+  EXPECT_GT(min_of(held.dirty_pct, from, to), 83);
+  EXPECT_LT(max_of(held.dirty_pct, from, to), 88);
+  /* The flush list takes what holds the share, not more. */
+  EXPECT_LT(mean_of(held.flushed, from, to), 1.2 * 350);
+}
+
+/* The hold rate: none without the pool's size or any net dirtying, none
+4 points or more below the band start, the measured rate faded in from
+there to the start, and past the start a fifth of the gap a second on
+top. A drain has no band: the limit's pressure drives it. */
+TEST(FlushPaceController, HoldRateFadesInBelowTheBand) {
+  using buf_flush_pace::hold_rate;
+  EXPECT_EQ(hold_rate(350, 86, 86, 0), 0);
+  EXPECT_EQ(hold_rate(0, 88, 86, 16384), 0);
+  EXPECT_EQ(hold_rate(350, 82, 86, 16384), 0);
+  EXPECT_DOUBLE_EQ(hold_rate(350, 84, 86, 16384), 175);
+  EXPECT_DOUBLE_EQ(hold_rate(350, 86, 86, 16384), 350);
+  EXPECT_DOUBLE_EQ(hold_rate(350, 88, 86, 10000), 350 + 0.2 * 2 * 100);
+
+  Controller ctl;
+  Observation obs;
+  obs.free_pages = 100000;
+  obs.pool_pages = 10000;
+  obs.dirty_pct = 1;
+  obs.dirty_pages = 100;
+  obs.list_flushed = 300;
+  Config drain = config();
+  drain.dirty_lwm_pct = 0;
+  drain.dirty_max_pct = 0;
+  Decision d;
+  for (int i = 0; i < 10; ++i) d = ctl.update(drain, obs);
+  EXPECT_EQ(d.pressure, 1);
+  EXPECT_GE(d.budget, 400u) << "a drain flushes at the capability";
 }
 
 /* Why LRU batches every tenth of a second, each of at most a fifth of the

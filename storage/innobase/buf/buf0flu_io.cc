@@ -59,8 +59,10 @@ struct Pace_state {
   Clock::time_point last_update;
   os_write_stats::Totals last_writes;
   uint64_t last_wait_free{0};
-  /** Pages the page cleaner flushed since the last update. */
+  /** Pages the page cleaner flushed since the last update, and of them
+  from the flush lists. */
   uint64_t flushed{0};
+  uint64_t list_flushed{0};
   /** Pages upstream asked for since the last update. */
   uint64_t upstream{0};
   /** The coordinator ran a round with no server activity since the last
@@ -205,6 +207,7 @@ void start(Clock::time_point now) {
   pace.last_writes = os_write_stats::read();
   pace.last_wait_free = srv_stats.buf_pool_wait_free;
   pace.flushed = 0;
+  pace.list_flushed = 0;
   pace.upstream = 0;
   pace.idle = false;
   if (!pace.devices_resolved) resolve_devices();
@@ -262,6 +265,7 @@ void update(Clock::time_point now) {
   obs.write_latency_us =
       os_write_stats::mean_latency_us(pace.last_writes, writes);
   obs.flushed = pace.flushed;
+  obs.list_flushed = pace.list_flushed;
   obs.upstream = pace.upstream;
   obs.after_idle = pace.idle;
 
@@ -282,6 +286,8 @@ void update(Clock::time_point now) {
   ulint lru_len = 0, free_len = 0, flush_len = 0;
   buf_get_total_list_len(&lru_len, &free_len, &flush_len);
   obs.free_pages = free_len;
+  obs.dirty_pages = flush_len;
+  obs.pool_pages = lru_len + free_len;
   obs.instances = srv_buf_pool_instances;
   const uint64_t wait_free = srv_stats.buf_pool_wait_free;
   obs.free_waits = wait_free - std::min(wait_free, pace.last_wait_free);
@@ -302,6 +308,7 @@ void update(Clock::time_point now) {
   pace.last_writes = writes;
   pace.last_wait_free = wait_free;
   pace.flushed = 0;
+  pace.list_flushed = 0;
   pace.upstream = 0;
   pace.idle = false;
   lru_depth.store(static_cast<ulint>(d.lru_depth));
@@ -409,6 +416,7 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   if (!pace.on) return;
   pace.wakeup.round(seconds(Clock::now()));
   pace.flushed += n_list + n_lru;
+  pace.list_flushed += n_list;
   /* Pages beyond upstream's target, over all the slices of the target. */
   pace.iter_list += n_list;
   const ulint beyond = std::min(pace.iter_list, pace.iter_target) -

@@ -219,6 +219,17 @@ double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct) {
   return clamp01((dirty_pct - from) / (max_pct - from));
 }
 
+double hold_rate(double dirtied, double dirty_pct, double from_pct,
+                 uint64_t pool_pages) {
+  if (pool_pages == 0 || !(dirtied > 0) || !(dirty_pct > 0)) return 0;
+  const double gap = dirty_pct - from_pct;
+  if (!(gap > -DIRTY_BAND_PCT)) return 0;
+  const double taken = clamp01((gap + DIRTY_BAND_PCT) / DIRTY_BAND_PCT);
+  const double closing = DIRTY_HOLD_GAIN * std::max(gap, 0.0) / 100.0 *
+                         static_cast<double>(pool_pages);
+  return dirtied * taken + closing;
+}
+
 double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits) {
   if (waits > 0) return 1;
   /* The LRU batch refills the free lists up to the target once a second,
@@ -517,6 +528,34 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   }
 }
 
+double Controller::hold_dirty(const Config &cfg, const Observation &obs) {
+  const double interval = obs.interval_s > 0 ? obs.interval_s : 1.0;
+  const auto dirty = static_cast<double>(obs.dirty_pages);
+  if (obs.pool_pages == 0) {
+    m_dirty_pages = -1;
+    m_dirtied_valid = false;
+    return 0;
+  }
+  if (m_dirty_pages >= 0) {
+    /* What became dirty, less what the LRU batches and the single-page
+    flushes cleaned: the change of the dirty pages plus what the flush
+    list wrote. Negative while the share falls of itself. */
+    const double net =
+        (dirty - m_dirty_pages + static_cast<double>(obs.list_flushed)) /
+        interval;
+    m_dirtied = m_dirtied_valid ? m_dirtied + (net - m_dirtied) * DIRTY_WEIGHT
+                                : net;
+    m_dirtied_valid = true;
+  }
+  m_dirty_pages = dirty;
+  const double from =
+      std::max(cfg.dirty_lwm_pct, cfg.dirty_max_pct - DIRTY_BAND_PCT);
+  /* A drain (the limit at or below the lwm) has no band to hold. */
+  if (!m_dirtied_valid || cfg.dirty_max_pct <= from) return 0;
+  return hold_rate(std::max(m_dirtied, 0.0), m_dirty_pct, from,
+                   obs.pool_pages);
+}
+
 const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   if (obs.after_idle || obs.interval_s > IDLE_GAP_S) forget_load();
   learn(cfg, obs);
@@ -565,16 +604,22 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
                           cfg.dirty_lwm_pct != m_dirty_lwm_pct;
   m_dirty_max_pct = cfg.dirty_max_pct;
   m_dirty_lwm_pct = cfg.dirty_lwm_pct;
-  m_pressure =
-      new_limits ? m_last.p_dirty : smooth_down(m_pressure, m_last.p_dirty);
+  /* Within the band the hold rate answers the dirty pages (hold_rate());
+  the pressure x capability is kept for the limit itself, and for the
+  whole band when the rate cannot be measured (pool size unknown). */
+  const double hold = hold_dirty(cfg, obs);
+  const double p_limit =
+      obs.pool_pages == 0 || m_last.p_dirty >= 1 ? m_last.p_dirty : 0;
+  m_pressure = new_limits ? p_limit : smooth_down(m_pressure, p_limit);
   m_free_pressure = smooth_down(m_free_pressure, m_last.p_free);
 
   /* Proportional to the pressure: under little pressure upstream's own
   target (which the caller never goes below) decides, so a server with a
   large innodb_io_capacity does not flush at that rate for a trace of
-  pressure. The age-following rate is already in pages per second. */
-  double target = 0;
-  if (m_pressure >= MIN_PRESSURE) target = m_pressure * scale;
+  pressure. The age-following and hold rates are already in pages per
+  second. */
+  double target = std::min(hold, scale);
+  if (m_pressure >= MIN_PRESSURE) target = std::max(target, m_pressure * scale);
   /* The age-following rate is not held to the capability, only to what
   the device completes (see follow_age()): it is flushing upstream does
   anyway, later and in sync mode, as fast as the device takes and with

@@ -61,9 +61,14 @@ Free Software Foundation.
    over about five seconds (one second's share swings by 30 points in an
    IO-bound pool as LRU batches evict); free pages below the LRU target
    (1 as soon as a thread waited for a free page).
- - Budget: the larger of the age-following rate and the dirty-page
-   pressure x capability pages per second, moved towards that target by
-   a bounded step. Free-page pressure does not raise it: flushing a page
+ - Dirty pages: within the band, the flush-list rate that holds the
+   share at the band start (hold_rate(): the measured net rate at which
+   pages become dirty, plus a fifth of the gap a second); at
+   innodb_max_dirty_pages_pct itself, or in a drain (the limit at or
+   below the lwm), full pressure: the capability.
+ - Budget: the largest of the age-following rate, the dirty-page hold
+   rate and the limit's pressure x capability pages per second, moved
+   towards that target by a bounded step. Free-page pressure does not raise it: flushing a page
    from the flush list does not free it, and a page flushed young costs
    a write; the LRU depth answers that pressure. The
    pressure part is held to the capability; the age-following rate only
@@ -167,6 +172,14 @@ struct Observation {
   uint64_t sync_mark{0};
   /** Dirty pages, percentage of the buffer pool. */
   double dirty_pct{0};
+  /** Dirty pages (the flush lists' length) and the buffer pool's pages
+  (LRU and free lists), sums over the instances; 0 pool pages: unknown,
+  no dirty-page hold rate (see Controller::hold_dirty()). */
+  uint64_t dirty_pages{0};
+  uint64_t pool_pages{0};
+  /** Pages the page cleaner flushed from the flush lists in the interval
+  (upstream's target and the budget; not the LRU batches). */
+  uint64_t list_flushed{0};
   /** Free list length, sum over the buffer pool instances. */
   uint64_t free_pages{0};
   /** Buffer pool instances (>= 1). */
@@ -274,6 +287,40 @@ a dirty page costs nothing the checkpoint age and the free lists do not
 already say, and upstream's own flushing for the dirty-page percentage
 goes on (its lwm keeps its meaning there). */
 double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct);
+
+/** Share of the gap between the dirty pages and the start of the
+dirty-page band that the hold rate closes a second. */
+constexpr double DIRTY_HOLD_GAIN = 0.2;
+
+/** Flush-list rate that holds the dirty-page share at the start of the
+band (the larger of lwm and max - 4 points), short of
+innodb_max_dirty_pages_pct.
+
+Read as pressure x capability, the dirty-page pressure made a relaxation
+oscillation of the IO-bound pool (stall lab B, 2026-11-27): the share,
+smoothed over about five seconds, crossed the band, the budget rose to
+900-1,350 pages a second within four, the pool went from 94% dirty to
+69% in five and the budget then decayed while the share climbed back.
+Each burst took the device from the reads (TPS 190-250 against ~400,
+the run's worst latencies, 290-300 ms), and every free-page wait of
+those runs came in the seconds above 86% dirty, before a burst. The
+share changes by what becomes dirty less what is written, so the rate
+that holds it is measured, not guessed: the net rate at which pages
+became dirty (less what the LRU batches and single-page flushes
+cleaned) plus what the flush list wrote (`dirtied`); the gap above the
+band start is closed at DIRTY_HOLD_GAIN a second. Below the band start
+the measured rate is taken in part, from none 4 points below it to all
+of it at the start, so the rate fades out instead of stopping.
+@param[in]  dirtied     pages made dirty a second, net of the LRU's and
+                        single-page flushes' cleaning, plus the flush
+                        list's pages (smoothed; 0 or less: none)
+@param[in]  dirty_pct   dirty-page share, smoothed, percent
+@param[in]  from_pct    start of the band, percent
+@param[in]  pool_pages  buffer pool pages
+@return pages per second; 0 with no net dirtying, at or below 4 points
+under the band start, or the pool unknown */
+double hold_rate(double dirtied, double dirty_pct, double from_pct,
+                 uint64_t pool_pages);
 
 /** Free-page pressure: 1 if a thread waited for a free page; otherwise how
 far the free list is below half the target (0 at or above half). */
@@ -468,6 +515,12 @@ class Controller {
   /** Update the flush rate that holds the checkpoint age at its target. */
   void follow_age(const Config &cfg, const Observation &obs);
 
+  /** The flush-list rate that holds the dirty-page share at the start of
+  the dirty-page band (see hold_rate()), from the net rate at which pages
+  became dirty, measured, and the smoothed share.
+  @return pages per second, 0: none */
+  double hold_dirty(const Config &cfg, const Observation &obs);
+
   /** Forget the load (age window, pressures, budget, write queue, LRU
   depth) and keep what was learned about the device: the interval spans
   an idle round of the coordinator (Observation::after_idle) or an idle
@@ -483,8 +536,16 @@ class Controller {
   double m_latency_us{0};
   /** Dirty-page share, smoothed, percent (negative: not measured). */
   double m_dirty_pct{-1};
-  /** Smoothed dirty-page pressure (drives the budget). */
+  /** Smoothed pressure of the dirty-page limit itself (drives the
+  budget at innodb_max_dirty_pages_pct and in a drain). */
   double m_pressure{0};
+  /** Dirty pages at the last update (negative: none). */
+  double m_dirty_pages{-1};
+  /** Net rate at which pages became dirty, less what the LRU batches and
+  single-page flushes cleaned, plus the flush list's pages, smoothed,
+  pages/s (valid once two updates knew the pool). */
+  double m_dirtied{0};
+  bool m_dirtied_valid{false};
   /** innodb_max_dirty_pages_pct_lwm and innodb_max_dirty_pages_pct the
   last pressure was read against (negative: none yet). */
   double m_dirty_lwm_pct{-1};
