@@ -264,8 +264,8 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     }
 
     if (eng.dirtied > 0 && eng.pool_pages > 0) {
-      const double dirty = eng.dirty_pct / 100 * eng.pool_pages +
-                           eng.dirtied - flushed - lru_writes;
+      const double dirty = eng.dirty_pct / 100 * eng.pool_pages + eng.dirtied -
+                           flushed - lru_writes;
       eng.dirty_pct = std::clamp(100 * dirty / eng.pool_pages, 0.0, 99.0);
     }
 
@@ -983,11 +983,12 @@ TEST(FlushPaceClosedLoop, DirtyShareHeldWithoutBursts) {
   EXPECT_GT(max_of(bursts.budget, from, to),
             2.5 * mean_of(bursts.budget, from, to))
       << "no burst to avoid";
-  EXPECT_GT(max_of(bursts.dirty_pct, from, to) -
-                min_of(bursts.dirty_pct, from, to),
-            8);
+  EXPECT_GT(
+      max_of(bursts.dirty_pct, from, to) - min_of(bursts.dirty_pct, from, to),
+      8);
 
-  EXPECT_LT(max_of(held.budget, from, to), 1.5 * mean_of(held.budget, from, to));
+  EXPECT_LT(max_of(held.budget, from, to),
+            1.5 * mean_of(held.budget, from, to));
   EXPECT_GT(min_of(held.dirty_pct, from, to), 83);
   EXPECT_LT(max_of(held.dirty_pct, from, to), 88);
   /* The flush list takes what holds the share, not more. */

@@ -543,8 +543,8 @@ double Controller::hold_dirty(const Config &cfg, const Observation &obs) {
     const double net =
         (dirty - m_dirty_pages + static_cast<double>(obs.list_flushed)) /
         interval;
-    m_dirtied = m_dirtied_valid ? m_dirtied + (net - m_dirtied) * DIRTY_WEIGHT
-                                : net;
+    m_dirtied =
+        m_dirtied_valid ? m_dirtied + (net - m_dirtied) * DIRTY_WEIGHT : net;
     m_dirtied_valid = true;
   }
   m_dirty_pages = dirty;
@@ -552,8 +552,7 @@ double Controller::hold_dirty(const Config &cfg, const Observation &obs) {
       std::max(cfg.dirty_lwm_pct, cfg.dirty_max_pct - DIRTY_BAND_PCT);
   /* A drain (the limit at or below the lwm) has no band to hold. */
   if (!m_dirtied_valid || cfg.dirty_max_pct <= from) return 0;
-  return hold_rate(std::max(m_dirtied, 0.0), m_dirty_pct, from,
-                   obs.pool_pages);
+  return hold_rate(std::max(m_dirtied, 0.0), m_dirty_pct, from, obs.pool_pages);
 }
 
 const Decision &Controller::update(const Config &cfg, const Observation &obs) {

@@ -68,15 +68,16 @@ Free Software Foundation.
    below the lwm), full pressure: the capability.
  - Budget: the largest of the age-following rate, the dirty-page hold
    rate and the limit's pressure x capability pages per second, moved
-   towards that target by a bounded step. Free-page pressure does not raise it: flushing a page
-   from the flush list does not free it, and a page flushed young costs
-   a write; the LRU depth answers that pressure. The
-   pressure part is held to the capability; the age-following rate only
-   to what the device completes, below the async mark too: it is
-   flushing upstream does anyway, later and in sync mode, and a latency
-   rise with every write still completed must not defer it there. No rate and
-   no pressure, no budget: the page cleaner then does exactly what
-   upstream asks. The caller never flushes less than upstream asked for.
+   towards that target by a bounded step. Free-page pressure does not
+   raise it: flushing a page from the flush list does not free it, and a
+   page flushed young costs a write; the LRU depth answers that pressure.
+   The hold rate and the pressure part are held to the capability; the
+   age-following rate only to what the device completes, below the async
+   mark too: it is flushing upstream does anyway, later and in sync mode,
+   and a latency rise with every write still completed must not defer it
+   there. No rate and no pressure, no budget: the page cleaner then does
+   exactly what upstream asks. The caller never flushes less than
+   upstream asked for.
  - LRU depth: the free pages the LRU batch keeps per instance, raised from
    innodb_lru_scan_depth by up to 4x under free-page pressure, 10% a
    second while threads wait for free pages and falling 2% a second
