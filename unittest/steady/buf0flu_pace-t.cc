@@ -998,7 +998,8 @@ TEST(FlushPaceClosedLoop, DirtyShareHeldWithoutBursts) {
 /* The hold rate: none without the pool's size or any net dirtying, none
 4 points or more below the band start, the measured rate faded in from
 there to the start, and past the start a fifth of the gap a second on
-top. A drain has no band: the limit's pressure drives it. */
+top. (A drain has no band: the limit's pressure drives it, see
+RestoredDirtyLimitReleasesThePressureAtOnce.) */
 TEST(FlushPaceController, HoldRateFadesInBelowTheBand) {
   using buf_flush_pace::hold_rate;
   EXPECT_EQ(hold_rate(350, 86, 86, 0), 0);
@@ -1007,21 +1008,6 @@ TEST(FlushPaceController, HoldRateFadesInBelowTheBand) {
   EXPECT_DOUBLE_EQ(hold_rate(350, 84, 86, 16384), 175);
   EXPECT_DOUBLE_EQ(hold_rate(350, 86, 86, 16384), 350);
   EXPECT_DOUBLE_EQ(hold_rate(350, 88, 86, 10000), 350 + 0.2 * 2 * 100);
-
-  Controller ctl;
-  Observation obs;
-  obs.free_pages = 100000;
-  obs.pool_pages = 10000;
-  obs.dirty_pct = 1;
-  obs.dirty_pages = 100;
-  obs.list_flushed = 300;
-  Config drain = config();
-  drain.dirty_lwm_pct = 0;
-  drain.dirty_max_pct = 0;
-  Decision d;
-  for (int i = 0; i < 10; ++i) d = ctl.update(drain, obs);
-  EXPECT_EQ(d.pressure, 1);
-  EXPECT_GE(d.budget, 400u) << "a drain flushes at the capability";
 }
 
 /* Why LRU batches every tenth of a second, each of at most a fifth of the
@@ -1226,6 +1212,11 @@ TEST(FlushPaceController, RestoredDirtyLimitReleasesThePressureAtOnce) {
   obs.write_latency_us = 200;
   obs.dirty_pct = 1;
   obs.free_pages = 100000;
+  /* The pool known, as the server tells it: a drain has no band to hold,
+  the limit's pressure drives it. */
+  obs.pool_pages = 10000;
+  obs.dirty_pages = 100;
+  obs.list_flushed = 300;
   Config drain = config();
   drain.dirty_lwm_pct = 0;
   drain.dirty_max_pct = 0;
