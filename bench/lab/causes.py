@@ -36,7 +36,8 @@ METRICS = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest
            "buffer_LRU_batch_flush_total_pages",
            # Steady's device-paced flushing (enabled at startup; absent elsewhere)
            "buffer_flush_pace_budget", "buffer_flush_pace_capability",
-           "buffer_flush_pace_write_latency_us", "buffer_flush_pace_pressure_ckpt_pct"]
+           "buffer_flush_pace_write_latency_us", "buffer_flush_pace_pressure_ckpt_pct",
+           "buffer_flush_pace_pressure_dirty_pct", "buffer_flush_pace_lru_depth"]
 ENABLE = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest_approx", "log_max_modified_age_%", "log_on_file_space_%", "buffer_flush_sync%",
           "buffer_LRU_get_free_waits", "buffer_LRU_single_flush%", "buffer_LRU_batch_flush%",
           "buffer_flush_pace%"]
@@ -48,13 +49,15 @@ PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status
 COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
            "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
            "free_pages", "oldest_async_pct", "pace_budget", "pace_capability", "pace_write_lat_us",
-           "pace_p_ckpt"]
+           "pace_p_ckpt", "pace_p_dirty", "pace_lru_depth"]
 
 # Gauges copied as they are: column -> INNODB_METRICS row in a round.
 LEVELS = {"pace_budget": PREFIX + "buffer_flush_pace_budget",
           "pace_capability": PREFIX + "buffer_flush_pace_capability",
           "pace_write_lat_us": PREFIX + "buffer_flush_pace_write_latency_us",
-          "pace_p_ckpt": PREFIX + "buffer_flush_pace_pressure_ckpt_pct"}
+          "pace_p_ckpt": PREFIX + "buffer_flush_pace_pressure_ckpt_pct",
+          "pace_p_dirty": PREFIX + "buffer_flush_pace_pressure_dirty_pct",
+          "pace_lru_depth": PREFIX + "buffer_flush_pace_lru_depth"}
 
 # Counters turned into per-second rates: column -> counter in a round.
 RATES = {"redo_space_waits_ps": PREFIX + "log_on_file_space_waits",

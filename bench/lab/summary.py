@@ -33,9 +33,11 @@ PER_SECOND_COLUMNS = [
     "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
     "free_pages", "oldest_async_pct",
     # Steady's device-paced flushing: budget and capability (pages/s), page
-    # write latency (us) and checkpoint-age pressure (0-100) as the
-    # controller saw them (blank elsewhere)
+    # write latency (us), checkpoint-age and dirty-page pressure (0-100) and
+    # the LRU depth (free pages per instance) as the controller saw them
+    # (blank elsewhere)
     "pace_budget", "pace_capability", "pace_write_lat_us", "pace_p_ckpt",
+    "pace_p_dirty", "pace_lru_depth",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
     # bulk_load: the loader step (create, prealloc, load) overlapping the second

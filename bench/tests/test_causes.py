@@ -45,10 +45,12 @@ class Columns(unittest.TestCase):
 
     def test_pacing_levels_where_the_server_has_them(self):
         cur = rnd(m_buffer_flush_pace_budget=1850, m_buffer_flush_pace_capability=2400,
-                  m_buffer_flush_pace_write_latency_us=310, m_buffer_flush_pace_pressure_ckpt_pct=42)
+                  m_buffer_flush_pace_write_latency_us=310, m_buffer_flush_pace_pressure_ckpt_pct=42,
+                  m_buffer_flush_pace_pressure_dirty_pct=12, m_buffer_flush_pace_lru_depth=1126)
         out = X.columns(None, cur, 0)
-        self.assertEqual((out["pace_budget"], out["pace_capability"], out["pace_write_lat_us"], out["pace_p_ckpt"]),
-                         ("1850", "2400", "310", "42"))
+        self.assertEqual((out["pace_budget"], out["pace_capability"], out["pace_write_lat_us"], out["pace_p_ckpt"],
+                          out["pace_p_dirty"], out["pace_lru_depth"]),
+                         ("1850", "2400", "310", "42", "12", "1126"))
         self.assertNotIn("pace_budget", X.columns(None, rnd(), 0))   # vanilla: blank
 
     def test_status_age_when_the_metric_is_off(self):
