@@ -282,9 +282,11 @@ void update(Clock::time_point now) {
   const lsn_t sync_age = log_sys->m_capacity.adaptive_flush_max_age();
   obs.async_mark = dirty_age_limit;
   obs.sync_mark = sync_age > margin ? sync_age - margin : 0;
-  obs.dirty_pct = buf_get_modified_ratio_pct();
   ulint lru_len = 0, free_len = 0, flush_len = 0;
   buf_get_total_list_len(&lru_len, &free_len, &flush_len);
+  /* buf_get_modified_ratio_pct() of the same lengths, read once. */
+  obs.dirty_pct =
+      static_cast<double>(100 * flush_len) / (1 + lru_len + free_len);
   obs.free_pages = free_len;
   obs.dirty_pages = flush_len;
   obs.pool_pages = lru_len + free_len;

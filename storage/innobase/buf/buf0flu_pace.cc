@@ -160,6 +160,12 @@ double smooth_down(double prev, double now) {
   return now >= prev ? now : prev + (now - prev) * RELEASE;
 }
 
+/** @return the start of the dirty-page band: the larger of lwm and
+max - DIRTY_BAND_PCT, percent */
+double band_start(double lwm_pct, double max_pct) {
+  return std::max(lwm_pct, max_pct - DIRTY_BAND_PCT);
+}
+
 }  // namespace
 
 double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark,
@@ -213,7 +219,7 @@ double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct) {
   /* Only the approach to the limit counts: below it a dirty page costs
   nothing that the checkpoint age and the free lists do not already say,
   and a page flushed early takes fewer changes per write. */
-  const double from = std::max(lwm_pct, max_pct - DIRTY_BAND_PCT);
+  const double from = band_start(lwm_pct, max_pct);
   if (!(dirty_pct > from)) return 0;
   if (max_pct <= from) return dirty_pct >= max_pct ? 1 : 0;
   return clamp01((dirty_pct - from) / (max_pct - from));
@@ -548,8 +554,7 @@ double Controller::hold_dirty(const Config &cfg, const Observation &obs) {
     m_dirtied_valid = true;
   }
   m_dirty_pages = dirty;
-  const double from =
-      std::max(cfg.dirty_lwm_pct, cfg.dirty_max_pct - DIRTY_BAND_PCT);
+  const double from = band_start(cfg.dirty_lwm_pct, cfg.dirty_max_pct);
   /* A drain (the limit at or below the lwm) has no band to hold. */
   if (!m_dirtied_valid || cfg.dirty_max_pct <= from) return 0;
   return hold_rate(std::max(m_dirtied, 0.0), m_dirty_pct, from, obs.pool_pages);
