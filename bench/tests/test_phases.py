@@ -442,7 +442,7 @@ class Execute(Tmp):
         logdir = cnf["innodb_log_group_home_dir"]
         self.assertEqual(cnf["log-bin"], os.path.join(logdir, "binlog"))
         self.assertNotEqual(os.path.dirname(logdir), os.path.dirname(cnf["datadir"]))   # another mount
-        self.assertTrue(logdir.endswith("-log/log"), logdir)
+        self.assertRegex(logdir, r"-log/log$")
         # both devices capped during the run, each to its class
         with open(os.path.join(bindir, "sysbench.caps")) as f:
             caps = sorted(f.read().split("\n")[:-1], key=lambda x: x.split()[1])
