@@ -2,8 +2,9 @@
 # Unit tests of scripts/upstream-suites (issue 22: MySQL's own mtr suites on
 # Steady vs vanilla): parsing mtr's output (combinations, retries, skipped,
 # disabled, fails with their diagnostics, shutdown_report, the summary),
-# the CSV round trip, the Steady-only diff and exit status, and the command
-# line against a fake mtr.  Runs, from the repository root,
+# the CSV round trip, the Steady-only diff and exit status, the command
+# line against a fake mtr, and --user (mtr as an ordinary user; the parts
+# that switch users run only as root).  Runs, from the repository root,
 #   python3 -m unittest discover -s scripts/tests -v
 # in seconds, with no build and no server.  Exit 0 when every test passes,
 # 1 otherwise.
