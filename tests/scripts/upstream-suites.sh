@@ -10,7 +10,7 @@
 # 1 otherwise.
 set -euo pipefail
 
-if [[ ${1:-} == --help || ${1:-} == -h ]]; then sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help || ${1:-} == -h ]]; then sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$HERE"
