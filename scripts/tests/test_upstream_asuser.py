@@ -105,7 +105,7 @@ class AsNobody(unittest.TestCase):
             for sub in A.BUILD_DIRS_MTR_WRITES:
                 st = os.stat(os.path.join(b, sub))
                 self.assertEqual(st.st_gid, self.pw.pw_gid)
-                self.assertTrue(st.st_mode & stat.S_IWGRP)
+                self.assertEqual(stat.S_IMODE(st.st_mode) & 0o070, 0o070)   # group rwx
         self.assertEqual(os.stat(os.path.join(self.cache, "upstream-var", "as-nobody")).st_uid, self.pw.pw_uid)
         with open(os.path.join(res, "steady.log")) as f:
             self.assertIn("runuser -u nobody -- ./mtr --suite=innodb", f.read())
