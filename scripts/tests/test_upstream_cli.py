@@ -3,6 +3,7 @@ diff.md, and the command line (a fake mtr in a temporary STEADY_CACHE stands
 in for the real builds; no server is started)."""
 
 import datetime
+import fcntl
 import io
 import os
 import re
@@ -10,6 +11,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 from upstream_fixtures import SCRIPT, STEADY_LOG, STEADY_VERDICTS, U, VANILLA_LOG, parse
@@ -109,6 +112,8 @@ FAKE_MTR = """\
 # Stands in for mysql-test-run.pl: records its arguments, prints a canned log.
 here=$(cd "$(dirname "$0")" && pwd)
 printf '%s\\n' "$PWD" "$@" > "$here/args"
+# Is the build's mtr lock (scripts/upstream_suites/buildlock.py) held by the tool?
+if flock -n "$here/.steady-mtr.lock" true; then echo free; else echo held; fi > "$here/lock"
 cat "$here/canned.log"
 exit 1
 """
@@ -152,6 +157,9 @@ class CommandLine(unittest.TestCase):
         with open(os.path.join(vd, "args")) as f:
             self.assertIn("--vardir=" + os.path.join(self.cache, "upstream-var", "vanilla"), f.read())
         self.assertEqual(sorted(os.listdir(res)), ["diff.md", "steady.csv", "steady.log", "vanilla.csv", "vanilla.log"])
+        for d in (sd, vd):      # each mtr ran holding its build's lock
+            with open(os.path.join(d, "lock")) as f:
+                self.assertEqual(f.read(), "held\n")
         with open(os.path.join(res, "steady.csv")) as f:
             rows = U.parse_csv(f.read()).results
         self.assertEqual({t: v for t, (v, _) in rows.items()}, STEADY_VERDICTS)
@@ -179,6 +187,29 @@ class CommandLine(unittest.TestCase):
         rc, out, err = self.main(["--suites", "innodb", "--results", os.path.join(self.tmp, "r")])
         self.assertEqual(rc, 0, out + err)
         self.assertIn("0 test(s) fail or skip only on Steady", out)
+
+    def test_waits_while_another_mtr_holds_the_build(self):
+        sd = self.make_build("build/steady", VANILLA_LOG)
+        fd = os.open(os.path.join(sd, ".steady-mtr.lock"), os.O_RDWR | os.O_CREAT)
+        self.addCleanup(os.close, fd)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        out, err, result = io.StringIO(), io.StringIO(), {}
+        t = threading.Thread(target=lambda: result.setdefault("rc", U.main(
+            ["--suites", "innodb", "--servers", "steady", "--results", os.path.join(self.tmp, "r")],
+            env=self.env, out=out, err=err, now=self.NOW)))
+        t.start()
+        deadline = time.monotonic() + 20
+        while "waiting for it to end" not in out.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertIn("another mtr run holds " + os.path.join(sd, ".steady-mtr.lock"), out.getvalue())
+        time.sleep(0.3)
+        self.assertFalse(os.path.exists(os.path.join(sd, "args")))     # mtr not started while held
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        t.join(30)
+        self.assertFalse(t.is_alive())
+        self.assertEqual(result["rc"], 1, out.getvalue() + err.getvalue())  # the canned log has failures
+        self.assertTrue(os.path.exists(os.path.join(sd, "args")))
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)                  # released after the run
 
     def test_missing_vanilla_build_is_77_and_runs_nothing(self):
         sd = self.make_build("build/steady", STEADY_LOG)
