@@ -113,7 +113,8 @@ FAKE_MTR = """\
 here=$(cd "$(dirname "$0")" && pwd)
 printf '%s\\n' "$PWD" "$@" > "$here/args"
 # Is the build's mtr lock (scripts/upstream_suites/buildlock.py) held by the tool?
-if flock -n "$here/.steady-mtr.lock" true; then echo free; else echo held; fi > "$here/lock"
+if ! command -v flock >/dev/null; then echo no-flock
+elif flock -n "$here/.steady-mtr.lock" true; then echo free; else echo held; fi > "$here/lock"
 cat "$here/canned.log"
 exit 1
 """
