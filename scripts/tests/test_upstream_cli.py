@@ -209,7 +209,10 @@ class CommandLine(unittest.TestCase):
         t.join(30)
         self.assertFalse(t.is_alive())
         self.assertEqual(result["rc"], 1, out.getvalue() + err.getvalue())  # the canned log has failures
-        self.assertTrue(os.path.exists(os.path.join(sd, "args")))
+        with open(os.path.join(sd, "args")) as f:                      # mtr ran once the lock was free
+            self.assertIn("--suite=innodb", f.read().splitlines())
+        with open(os.path.join(sd, "lock")) as f:                      # ... holding it
+            self.assertEqual(f.read(), "held\n")
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)                  # released after the run
 
     def test_missing_vanilla_build_is_77_and_runs_nothing(self):
