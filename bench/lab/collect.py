@@ -21,6 +21,8 @@ STATUS_NAMES = [
     "Innodb_buffer_pool_pages_flushed", "Innodb_os_log_fsyncs",
     "Innodb_redo_log_current_lsn", "Innodb_redo_log_checkpoint_lsn",
     "Innodb_checkpoint_age", "Binlog_commits", "Binlog_group_commits",
+    # MariaDB's current LSN (MySQL: Innodb_redo_log_current_lsn)
+    "Innodb_lsn_current",
     "Innodb_data_fsyncs", "Com_commit",
     # Steady's group commit counters (vanilla has none of them)
     "Binlog_group_commit_syncs", "Innodb_redo_log_flush_batches",
@@ -169,6 +171,7 @@ def server_row(prev, cur, flavour, redo_bytes):
         return out
     p = prev[1]
     mysql = flavour == "mysql"
+    out.update(redo_bytes_column(p, v, dt))
     for col, name in (("pages_flushed_ps", "innodb_buffer_pool_pages_flushed"),
                       # MariaDB 10.11 has no redo-only count: all InnoDB fsyncs
                       # (redo dominates: data files are O_DIRECT).
@@ -193,6 +196,18 @@ def server_row(prev, cur, flavour, redo_bytes):
         out["redo_flush_batches_ps"] = "%.1f" % (deltas["innodb_redo_log_flush_batches"] / dt)
     out.update(adaptive_wait_columns(p, v, dt, deltas.get("binlog_group_commits")))
     return out
+
+
+def redo_bytes_column(p, v, dt):
+    """redo_bytes_ps: redo written in one second, the LSN's advance
+    (MySQL's Innodb_redo_log_current_lsn, MariaDB's Innodb_lsn_current).
+    Both LSNs count bytes of the redo stream; MySQL's includes its 512-byte
+    blocks' 16 bytes of framing, which is part of what it writes."""
+    for name in ("innodb_redo_log_current_lsn", "innodb_lsn_current"):
+        a, b = _num(p, name), _num(v, name)
+        if a is not None and b is not None and dt > 0:
+            return {"redo_bytes_ps": "%.0f" % ((b - a) / dt)}
+    return {}
 
 
 def adaptive_wait_columns(p, v, dt, groups):

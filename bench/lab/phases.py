@@ -182,6 +182,12 @@ def check_durable(sql, flavour, rundir, allow_non_durable):
     got[redo_var] = sql.value("SELECT @@global.%s" % redo_var)
     with open(os.path.join(rundir, "variables.json"), "w") as f:
         json.dump(got, f, indent=1)
+    # Every global variable as the server ran with it, so a run can be
+    # compared setting by setting with another server's.
+    every = sql.query("SHOW GLOBAL VARIABLES", check=False)
+    if every is not None:
+        with open(os.path.join(rundir, "global_variables.tsv"), "w") as f:
+            f.write(every)
     durable = (got["log_bin"] in ("1", "ON") and got["sync_binlog"] == "1"
                and got["innodb_flush_log_at_trx_commit"] == "1")
     if not durable and not allow_non_durable:

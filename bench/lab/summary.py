@@ -18,6 +18,8 @@ PER_SECOND_COLUMNS = [
     # server, sampled once a second through one persistent client connection
     "dirty_pages", "dirty_pct", "ckpt_age_mb", "ckpt_age_pct",
     "pages_flushed_ps", "redo_fsyncs_ps", "binlog_syncs_ps", "commits_ps",
+    # redo written per second (the LSN's advance)
+    "redo_bytes_ps",
     # group commit, where the server counts it (Steady, MariaDB; blank for vanilla)
     "group_commits_ps", "commits_per_group", "redo_flush_batches_ps",
     # Steady's adaptive commit wait: groups that waited, mean wait per group,
@@ -58,6 +60,9 @@ RUN_METRICS = [
     ("max_dirty_pct", "max dirty %", "{:.1f}"),
     ("mean_util_pct", "mean dev %util", "{:.0f}"),
     ("mean_w_iops", "mean write IOPS", "{:.0f}"),
+    ("redo_bytes_per_trx", "redo B/trx", "{:.0f}"),
+    ("cpu_ms_per_trx", "mysqld CPU ms/trx", "{:.3f}"),
+    ("pages_flushed_per_trx", "pages flushed/trx", "{:.3f}"),
 ]
 
 # Per-run stall-cause figures (lab.causes columns), in their own table.
@@ -87,7 +92,8 @@ CAUSE_METRICS = [
 # Metrics whose ratio to the baseline server is printed per server.
 RATIO_METRICS = ["mean_tps", "worst_tps", "worst_over_mean", "cv", "cv_after_1min",
                  "p99_median_ms", "p99_worst_ms", "max_dirty_pct",
-                 "mean_util_pct"]
+                 "mean_util_pct", "redo_bytes_per_trx", "cpu_ms_per_trx",
+                 "pages_flushed_per_trx"]
 
 
 def to_float(value):
@@ -163,7 +169,25 @@ def summarize_run(rows, warmup=10, sla_ms=None):
     out["mean_util_pct"] = statistics.fmean(util) if util else None
     wiops = _present(r.get("dev_w_iops") for r in measured)
     out["mean_w_iops"] = statistics.fmean(wiops) if wiops else None
+    out.update(per_trx_figures(measured))
     out.update(cause_figures(measured, p99, sla_ms))
+    return out
+
+
+def per_trx_figures(measured):
+    """Cost per transaction over the measured seconds: redo bytes, mysqld CPU
+    milliseconds and pages flushed, each the sum of its per-second column over
+    the seconds that have both it and a TPS, divided by those seconds'
+    transactions. None where the column is blank (a server without it)."""
+    out = {}
+    for key, name, scale in (("redo_bytes_per_trx", "redo_bytes_ps", 1.0),
+                             # 100 % = one core for one second = 1000 ms
+                             ("cpu_ms_per_trx", "mysqld_cpu_pct", 10.0),
+                             ("pages_flushed_per_trx", "pages_flushed_ps", 1.0)):
+        pairs = [(to_float(r.get(name)), to_float(r.get("tps"))) for r in measured]
+        pairs = [(a, t) for a, t in pairs if a is not None and t is not None]
+        trx = sum(t for _, t in pairs)
+        out[key] = (scale * sum(a for a, _ in pairs) / trx) if pairs and trx > 0 else None
     return out
 
 

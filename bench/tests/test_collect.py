@@ -94,6 +94,15 @@ class ServerRow(unittest.TestCase):
                                "commits_ps": "200.0", "group_commits_ps": "20.0", "commits_per_group": "10.00",
                                "redo_flush_batches_ps": "20.0"})
 
+    def test_redo_bytes_per_second_from_either_lsn(self):
+        prev = (10.0, {"innodb_redo_log_current_lsn": "1000"})
+        cur = (12.0, {"innodb_redo_log_current_lsn": "5000"})
+        self.assertEqual(K.server_row(prev, cur, "mysql", None)["redo_bytes_ps"], "2000")
+        prev = (10.0, {"innodb_lsn_current": "7000"})
+        cur = (11.0, {"innodb_lsn_current": "7494"})
+        self.assertEqual(K.server_row(prev, cur, "mariadb", None)["redo_bytes_ps"], "494")
+        self.assertNotIn("redo_bytes_ps", K.server_row(None, cur, "mariadb", None))
+
     def test_mariadb_sources(self):
         prev = (0.0, {"innodb_data_fsyncs": "0", "innodb_os_log_fsyncs": "0", "binlog_group_commits": "0",
                       "binlog_commits": "0", "ps_binlog_misc": "0"})

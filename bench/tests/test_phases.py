@@ -198,6 +198,8 @@ class FakeSql:
 
     def query(self, sql, timeout=60, check=True):
         self.statements.append(sql)
+        if sql == "SHOW GLOBAL VARIABLES":
+            return "".join("%s\t%s\n" % kv for kv in sorted(self.variables.items()))
         return ""
 
     def sets(self):
@@ -297,6 +299,8 @@ class CheckDurable(Tmp):
         self.assertEqual((redo, version), (64 * MiB, "9.7.2-steady"))
         with open(os.path.join(self.tmp, "variables.json")) as f:
             self.assertEqual(json.load(f), DURABLE)
+        with open(os.path.join(self.tmp, "global_variables.tsv")) as f:
+            self.assertIn("innodb_flush_method\tO_DIRECT\n", f.read())
 
     def test_mariadb_reads_its_redo_variable(self):
         v = dict(DURABLE, log_bin="ON", innodb_log_file_size="1048576")

@@ -71,6 +71,20 @@ class SummarizeRun(unittest.TestCase):
         self.assertEqual(s["mean_util_pct"], 60)
         self.assertEqual(s["mean_w_iops"], 4)
 
+    def test_cost_per_transaction(self):
+        # seconds 3-4 measured: 1,000 + 3,000 transactions; 820 kB + 2,460 kB
+        # of redo; 50 % + 150 % of a core; 100 + 300 pages flushed
+        s = S.summarize_run(rows([9, 9, 1000, 3000],
+                                 redo_bytes_ps=[1, 1, 820000, 2460000],
+                                 mysqld_cpu_pct=[1, 1, 50, 150],
+                                 pages_flushed_ps=[1, 1, 100, 300]), warmup=2)
+        self.assertAlmostEqual(s["redo_bytes_per_trx"], 820.0)
+        self.assertAlmostEqual(s["cpu_ms_per_trx"], 2000.0 / 4000)
+        self.assertAlmostEqual(s["pages_flushed_per_trx"], 0.1)
+        # a second without the column is left out of both sums
+        s = S.summarize_run(rows([9, 9, 1000, 3000], redo_bytes_ps=[1, 1, None, 2460000]), warmup=2)
+        self.assertAlmostEqual(s["redo_bytes_per_trx"], 820.0)
+
     def test_missing_columns_are_none(self):
         s = S.summarize_run(rows([5, 5, 5]), warmup=0)
         self.assertIsNone(s["p99_median_ms"])
