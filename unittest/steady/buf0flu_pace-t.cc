@@ -286,7 +286,6 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     obs.submitted = count(obs.submitted, offered);
     obs.writes = count(obs.writes, served);
     obs.write_latency_us = lat;
-    obs.flushed = count(obs.flushed, flushed);
     obs.list_flushed = count(obs.list_flushed, flushed);
     obs.upstream = count(obs.upstream, up);
     obs.free_waits = count(obs.free_waits, waits);
@@ -414,6 +413,30 @@ TEST(FlushPaceClosedLoop, CheckpointWaveAvoidedWhereDeviceCanCarry) {
   EXPECT_LT(max_of(paced.age, 60, 300), age_bound(eng));
   /* It flushes what the load needs, well above innodb_io_capacity_max. */
   EXPECT_GT(mean_of(paced.flushed, 100, 300), 0.95 * eng.need);
+}
+
+/* LRU batches and checkpoint-age pressure at once: reads take 3,000 free
+pages a second, so the LRU batches evict 3,000 pages a second (600 of them
+dirty, a write each) while the age follower holds the checkpoint age. The
+age follower counts flush-list pages only: the age stays within 3% of its
+target, the flush list writes what the load needs (within 15%) and the
+budget neither bursts past 1.3x its settled level nor swings. */
+TEST(FlushPaceClosedLoop, LruBatchesDoNotDriveTheAgeFollower) {
+  Device dev;
+  Engine eng;
+  eng.combining = 1;
+  eng.free_use = 3000;
+  const Result r = run(300, dev, eng, true, no_change);
+  EXPECT_EQ(r.sync_seconds, 0);
+  const double age = mean_of(r.age, 100, 300) / age_target(eng);
+  EXPECT_GT(age, 0.97);
+  EXPECT_LT(age, 1.03);
+  EXPECT_LT(max_of(r.age, 100, 300), age_bound(eng));
+  EXPECT_LT(mean_of(r.flushed, 100, 300), 1.15 * eng.need);
+  const double settled = mean_of(r.budget, 150, 300);
+  EXPECT_LT(max_of(r.budget, 100, 300), 1.3 * settled)
+      << "settled at " << settled;
+  EXPECT_LE(reversals(r.budget, 100, 5), 2);
 }
 
 /* The budget settles: over the last 150 s it varies by less than 15% and
@@ -1246,7 +1269,7 @@ TEST(FlushPaceController, BaselineFollowsUpstreamsOwnFlushing) {
   obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
   obs.free_pages = 100000;
   /* One quiet second: 200 pages at 1 ms. */
-  obs.writes = obs.submitted = obs.flushed = obs.upstream = 200;
+  obs.writes = obs.submitted = obs.list_flushed = obs.upstream = 200;
   obs.write_latency_us = 1000;
   ctl.update(config(), obs);
   /* Then upstream's sync flushing, 800 pages/s, latency 1-13 ms, queue
@@ -1258,8 +1281,8 @@ TEST(FlushPaceController, BaselineFollowsUpstreamsOwnFlushing) {
   for (int i = 0; i < 120; ++i) {
     const Decision &d = ctl.last();
     obs.upstream = 800;
-    obs.flushed = std::max<uint64_t>(800, d.budget);
-    obs.writes = obs.submitted = obs.flushed + 300;
+    obs.list_flushed = std::max<uint64_t>(800, d.budget);
+    obs.writes = obs.submitted = obs.list_flushed + 300;
     obs.write_latency_us = lat[i % 16];
     cap = ctl.update(config(), obs).capability;
   }
@@ -1271,7 +1294,7 @@ flushed at 200 us: @return the capability the controller learned. */
 uint64_t learn_quietly(Controller *ctl, Observation *obs) {
   obs->dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
   obs->free_pages = 100000;
-  obs->writes = obs->submitted = obs->flushed = 2000;
+  obs->writes = obs->submitted = obs->list_flushed = 2000;
   obs->write_latency_us = 200;
   for (int i = 0; i < 30; ++i) ctl->update(config(), *obs);
   return ctl->last().capability;
@@ -1288,7 +1311,7 @@ TEST(FlushPaceController, UpstreamSyncFlushDoesNotCut) {
   Observation obs;
   const uint64_t learned = learn_quietly(&ctl, &obs);
   EXPECT_GT(learned, 1000u);
-  obs.upstream = obs.flushed = 4000;
+  obs.upstream = obs.list_flushed = 4000;
   obs.submitted = 6000;
   obs.writes = 4000;
   obs.write_latency_us = 4000;
@@ -1297,7 +1320,7 @@ TEST(FlushPaceController, UpstreamSyncFlushDoesNotCut) {
   /* The same overload from pacing's own budget, flushing at the
   capability it learned, is cut. */
   obs.upstream = 400;
-  obs.flushed = obs.writes = learned;
+  obs.list_flushed = obs.writes = learned;
   obs.submitted = learned + 2000;
   for (int i = 0; i < 5; ++i) ctl.update(config(), obs);
   EXPECT_LT(ctl.last().capability, learned);
@@ -1315,7 +1338,7 @@ TEST(FlushPaceController, UpstreamsTargetPlusAPageDoesNotCut) {
   const uint64_t learned = learn_quietly(&ctl, &obs);
   EXPECT_GT(learned, 1000u);
   obs.upstream = 400;
-  obs.flushed = 401;
+  obs.list_flushed = 401;
   obs.writes = 2000;
   obs.submitted = 4000;
   obs.write_latency_us = 8000;
@@ -1334,7 +1357,7 @@ TEST(FlushPaceController, OverloadPastTheCapabilityDoesNotCut) {
   const uint64_t learned = learn_quietly(&ctl, &obs);
   EXPECT_GT(learned, 1000u);
   obs.upstream = 400;
-  obs.flushed = obs.writes = 2 * learned;
+  obs.list_flushed = obs.writes = 2 * learned;
   obs.submitted = 2 * learned + 2000;
   obs.write_latency_us = 4000;
   for (int i = 0; i < 5; ++i) ctl.update(config(), obs);
@@ -1369,7 +1392,7 @@ TEST(FlushPaceController, IdleGapForgetsTheLoadNotTheDevice) {
   load.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
   load.writes = load.submitted = 3000;
   load.write_latency_us = 100;
-  load.flushed = 100000;
+  load.list_flushed = 100000;
   load.free_waits = 50;
   for (int i = 0; i < 30; ++i) ctl.update(config(), load);
   const Decision busy = ctl.last();
@@ -1416,14 +1439,14 @@ TEST(FlushPaceController, LoadDropAtAYoungAgeStopsTheRate) {
   obs.writes = obs.submitted = 3000;
   obs.write_latency_us = 200;
   obs.upstream = 400;
-  obs.flushed = 3000; /* the page cleaner's pages, upstream's among them */
+  obs.list_flushed = 3000; /* upstream's pages among them */
   for (int i = 0; i < 12; ++i) {
     obs.lsn += 16000000;
     ctl.update(config(), obs);
   }
   ASSERT_GT(ctl.last().budget, 1000u);
   obs.lsn += 4400000;
-  obs.flushed = ctl.last().budget;
+  obs.list_flushed = ctl.last().budget;
   EXPECT_EQ(ctl.update(config(), obs).budget, 0u);
 }
 
@@ -1450,7 +1473,7 @@ TEST(FlushPaceController, YoungAgeAtALargeIoCapacityAsksForNoBurst) {
     obs.writes = obs.submitted = 1100;
     obs.write_latency_us = 200;
     obs.upstream = 1000;
-    obs.flushed = 1000;
+    obs.list_flushed = 1000;
     uint64_t most = 0;
     for (int i = 0; i < 30; ++i) {
       obs.lsn += 12000000;
@@ -1469,7 +1492,7 @@ TEST(FlushPaceController, ResetForgets) {
   obs.dirty_pct = 90; /* at innodb_max_dirty_pages_pct: full pressure */
   obs.writes = 3000;
   obs.write_latency_us = 100;
-  obs.flushed = 100000;
+  obs.list_flushed = 100000;
   for (int i = 0; i < 30; ++i) ctl.update(config(), obs);
   EXPECT_GT(ctl.last().capability, 1000u);
   ctl.reset();

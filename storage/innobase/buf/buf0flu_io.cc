@@ -59,9 +59,8 @@ struct Pace_state {
   Clock::time_point last_update;
   os_write_stats::Totals last_writes;
   uint64_t last_wait_free{0};
-  /** Pages the page cleaner flushed since the last update, and of them
-  from the flush lists. */
-  uint64_t flushed{0};
+  /** Pages the page cleaner flushed from the flush lists since the last
+  update. */
   uint64_t list_flushed{0};
   /** Pages upstream asked for since the last update. */
   uint64_t upstream{0};
@@ -206,7 +205,6 @@ void start(Clock::time_point now) {
   pace.wakeup.round(seconds(now));
   pace.last_writes = os_write_stats::read();
   pace.last_wait_free = srv_stats.buf_pool_wait_free;
-  pace.flushed = 0;
   pace.list_flushed = 0;
   pace.upstream = 0;
   pace.idle = false;
@@ -264,7 +262,6 @@ void update(Clock::time_point now) {
   obs.submitted = writes.submitted - pace.last_writes.submitted;
   obs.write_latency_us =
       os_write_stats::mean_latency_us(pace.last_writes, writes);
-  obs.flushed = pace.flushed;
   obs.list_flushed = pace.list_flushed;
   obs.upstream = pace.upstream;
   obs.after_idle = pace.idle;
@@ -309,7 +306,6 @@ void update(Clock::time_point now) {
   pace.last_update = now;
   pace.last_writes = writes;
   pace.last_wait_free = wait_free;
-  pace.flushed = 0;
   pace.list_flushed = 0;
   pace.upstream = 0;
   pace.idle = false;
@@ -417,7 +413,6 @@ std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
 void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   if (!pace.on) return;
   pace.wakeup.round(seconds(Clock::now()));
-  pace.flushed += n_list + n_lru;
   pace.list_flushed += n_list;
   /* Pages beyond upstream's target, over all the slices of the target. */
   pace.iter_list += n_list;

@@ -333,9 +333,10 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
         std::max<double>(floor, static_cast<double>(cfg.io_capacity_max));
   }
   const double interval = obs.interval_s > 0 ? obs.interval_s : 1.0;
-  /* What the page cleaner itself flushed: the capability is what it may
-  add to the device on top of everybody else's writes. */
-  const double carried = obs.flushed / interval;
+  /* What the page cleaner flushed from the flush lists: the capability
+  bounds the flush-list budget, and is what it may add to the device on top
+  of everybody else's writes (the LRU batches' among them). */
+  const double carried = obs.list_flushed / interval;
   /* Writes submitted and not completed, summed over the intervals: the
   queue at the device (a throttle's, or the AIO layer's). */
   m_queue = std::max(0.0, m_queue + static_cast<double>(obs.submitted) -
@@ -399,7 +400,7 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
 
   const bool cleaner_busy =
       m_budget > 0 &&
-      static_cast<double>(obs.flushed) / interval >= 0.8 * m_budget;
+      static_cast<double>(obs.list_flushed) / interval >= 0.8 * m_budget;
   const bool pressed = m_pressure >= PROBE_PRESSURE ||
                        m_ckpt_rate >= PROBE_PRESSURE * m_capability;
   if (lat <= limit && !behind && pressed && cleaner_busy &&
@@ -433,7 +434,7 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   const double age = static_cast<double>(obs.lsn_age);
   m_age = m_age == 0 ? age : m_age + (age - m_age) * AGE_WEIGHT;
   m_newest = (m_newest + 1) % WINDOW;
-  m_window[m_newest] = {obs.lsn, age, static_cast<double>(obs.flushed),
+  m_window[m_newest] = {obs.lsn, age, static_cast<double>(obs.list_flushed),
                         interval};
   if (m_samples < WINDOW) m_samples++;
   if (m_samples < 2) return;
@@ -451,9 +452,13 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
     seconds += s.interval_s;
   }
   const double generated = (obs.lsn - oldest.lsn) / seconds;
+  /* The rate is a flush-list rate, so it is set from flush-list pages
+  only: the LRU batches' pages advance the checkpoint little (they are
+  the pool's least recently used, not its oldest modifications). */
+  const double list_rate = obs.list_flushed / interval;
   const double advanced = generated - (age - oldest.age) / seconds;
   const double flushed_now =
-      std::max(static_cast<double>(cfg.io_capacity), obs.flushed / interval);
+      std::max(static_cast<double>(cfg.io_capacity), list_rate);
   const double per_page =
       pages > 0 ? advanced / (pages / seconds) : 0; /* 0: advanced nothing */
   const double target = age_target(obs.async_mark, obs.sync_mark);
@@ -487,7 +492,7 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   burst of thousands of pages for an advance the age did not need. */
   const double step_from = young ? 0.0 : static_cast<double>(cfg.io_capacity);
   m_ckpt_rate =
-      ckpt_rate(obs.flushed / interval, redo_rate, per_page, m_age, target,
+      ckpt_rate(list_rate, redo_rate, per_page, m_age, target,
                 horizon, step_from, overrun ? RATE_UP_OVERRUN : RATE_UP);
   /* No rise while the checkpoint already advances as fast as wanted:
   the last interval's advance (redo generated minus the change of the age)
@@ -519,7 +524,7 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
       prev.interval_s > 0 ? prev.flushed / prev.interval_s : 0;
   const double rise =
       flushed_before > 0
-          ? std::max(1.0, obs.flushed / interval / flushed_before)
+          ? std::max(1.0, list_rate / flushed_before)
           : 1.0;
   if (advanced_now * rise >= wanted) {
     m_ckpt_rate = std::min(m_ckpt_rate, flushed_now);

@@ -158,8 +158,6 @@ struct Observation {
   /** Data page writes submitted in the interval: more than completed means
   the write queue grew (the device did not keep up). */
   uint64_t submitted{0};
-  /** Pages the page cleaner flushed in the interval (flush list + LRU). */
-  uint64_t flushed{0};
   /** Pages upstream's own flushing asked for in the interval (sync flush
   rounds included): flushing up to this much is not pacing's doing. */
   uint64_t upstream{0};
@@ -179,7 +177,9 @@ struct Observation {
   uint64_t dirty_pages{0};
   uint64_t pool_pages{0};
   /** Pages the page cleaner flushed from the flush lists in the interval
-  (upstream's target and the budget; not the LRU batches). */
+  (upstream's target and the budget; not the LRU batches, whose pages are
+  chosen by recency, not by age, and are not the budget's). The age
+  follower and the capability count these pages only. */
   uint64_t list_flushed{0};
   /** Free list length, sum over the buffer pool instances. */
   uint64_t free_pages{0};
