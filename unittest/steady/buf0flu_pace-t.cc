@@ -223,6 +223,8 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
       obs.dirty_pages =
           static_cast<uint64_t>(eng.dirty_pct / 100 * eng.pool_pages);
       obs.free_pages = static_cast<uint64_t>(eng.free_pages);
+      obs.instance_pages =
+          static_cast<uint64_t>(eng.pool_pages / eng.instances);
       d = ctl.update(cfg, obs);
       lru_depth = d.lru_depth;
     }
@@ -938,6 +940,36 @@ TEST(FlushPaceClosedLoop, LruDepthMovesInSteps) {
   EXPECT_LT(max_of(r.lru_depth, 20, 150), 3000);
   /* Back to innodb_lru_scan_depth once 250 a second are taken. */
   EXPECT_EQ(r.lru_depth.back(), 1024);
+}
+
+/* MySQL's default pool: 128 MB, one instance of 8,192 pages of 16 KiB,
+innodb_lru_scan_depth 1,024. Reads take 3,000 free pages a second and
+threads wait for free pages. The LRU depth stays within an eighth of
+the instance (LRU_DEPTH_MAX_SHARE), here innodb_lru_scan_depth itself,
+and so do the free pages; raised to 4x it would keep half the pool free.
+An instance of 65,536 pages under the same reads still gets the deeper
+free list (up to 4x innodb_lru_scan_depth). */
+TEST(FlushPaceClosedLoop, LruDepthBoundedByTheInstanceSize) {
+  Device dev;
+  Engine eng;
+  eng.redo_rate = 1e6; /* little redo: only the free list is under pressure */
+  eng.need = 200;
+  eng.instances = 1;
+  eng.pool_pages = 8192;
+  eng.free_pages = 1024;
+  eng.free_use = 3000;
+  const Result upstream = run(120, dev, eng, false, no_change);
+  uint64_t waits = 0;
+  for (size_t i = 20; i < 120; ++i) waits += upstream.free_waits[i];
+  EXPECT_GT(waits, 0u) << "no free-page pressure to answer";
+  const Result small = run(120, dev, eng, true, no_change);
+  EXPECT_LE(max_of(small.lru_depth, 0, 120), 8192 / 8);
+  EXPECT_EQ(small.lru_depth.back(), 1024);
+
+  eng.pool_pages = 65536;
+  const Result large = run(120, dev, eng, true, no_change);
+  EXPECT_GT(max_of(large.lru_depth, 0, 120), 3000);
+  EXPECT_LE(max_of(large.lru_depth, 0, 120), 4 * 1024);
 }
 
 /* Dirty pages at innodb_max_dirty_pages_pct still raise the flush-list

@@ -133,6 +133,17 @@ bool free_list_below(ulint depth) {
   return false;
 }
 
+/** @return pages of the smallest buffer pool instance (curr_size, read
+without a mutex: it changes only while the pool is resized) */
+uint64_t smallest_instance_pages() {
+  uint64_t pages = 0;
+  for (ulint i = 0; i < srv_buf_pool_instances; i++) {
+    const uint64_t n = buf_pool_from_array(i)->curr_size;
+    if (i == 0 || n < pages) pages = n;
+  }
+  return pages;
+}
+
 bool is_auto(const char *value) {
   return value == nullptr || *value == '\0' || strcasecmp(value, "auto") == 0;
 }
@@ -288,6 +299,7 @@ void update(Clock::time_point now) {
   obs.dirty_pages = flush_len;
   obs.pool_pages = lru_len + free_len;
   obs.instances = srv_buf_pool_instances;
+  obs.instance_pages = smallest_instance_pages();
   const uint64_t wait_free = srv_stats.buf_pool_wait_free;
   obs.free_waits = wait_free - std::min(wait_free, pace.last_wait_free);
 

@@ -108,6 +108,9 @@ pages a second on a 3,000-IOPS volume, and the reads queued behind them
 them). */
 constexpr double LRU_STEP_UP = 1.1;
 constexpr double LRU_STEP_DOWN = 0.98;
+/** The raised LRU depth keeps at most this share of an instance free:
+upstream's default depth on its default pool (1,024 of 8,192 pages). */
+constexpr double LRU_DEPTH_MAX_SHARE = 1.0 / 8;
 /** Free-page pressure from which the depth steps up without a wait. */
 constexpr double LRU_LOW = 0.5;
 /** An interval longer than this spans an idle gap even if no idle round
@@ -674,7 +677,16 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   } else if (m_last.p_free == 0) {
     m_lru_depth *= LRU_STEP_DOWN;
   }
-  m_lru_depth = std::clamp(m_lru_depth, depth_lo, depth_lo * (1 + LRU_BOOST));
+  double depth_hi = depth_lo * (1 + LRU_BOOST);
+  if (obs.instance_pages > 0) {
+    /* Each free page is a page less of cache: never more than
+    LRU_DEPTH_MAX_SHARE of the instance, nor below innodb_lru_scan_depth. */
+    depth_hi = std::min(
+        depth_hi,
+        std::max(depth_lo, LRU_DEPTH_MAX_SHARE *
+                               static_cast<double>(obs.instance_pages)));
+  }
+  m_lru_depth = std::clamp(m_lru_depth, depth_lo, depth_hi);
   m_last.lru_depth = static_cast<uint64_t>(std::llround(m_lru_depth));
   return m_last;
 }

@@ -185,6 +185,9 @@ struct Observation {
   uint64_t free_pages{0};
   /** Buffer pool instances (>= 1). */
   uint64_t instances{1};
+  /** Pages of the smallest buffer pool instance (0: unknown, the LRU
+  depth is then bounded by innodb_lru_scan_depth only). */
+  uint64_t instance_pages{0};
   /** Times a thread waited for a free page in the interval. */
   uint64_t free_waits{0};
   /** The page cleaner coordinator ran a round with no server activity in
