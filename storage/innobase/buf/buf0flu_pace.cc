@@ -34,6 +34,10 @@ constexpr double BEHIND_SLACK = 128;
 /** A queue stands when the writes submitted and not completed exceed this
 share of a second's completed writes (and BEHIND_SLACK). */
 constexpr double QUEUE_SHARE = 0.1;
+/** The queue counted from submissions and completions is bounded by this
+multiple of the writes in flight by Little's law (the mean latency of one
+interval lags a growing queue). */
+constexpr double QUEUE_LITTLE_SLACK = 2.0;
 /** Over this multiple of the limit latency counts whatever the queue. */
 constexpr double SEVERE = 3.0;
 /** Weight of the last second in the smoothed latency. */
@@ -323,9 +327,36 @@ void Controller::forget_load() {
   fresh.m_latency_us = m_latency_us;
   fresh.m_since_cut = m_since_cut;
   fresh.m_last_cut = m_last_cut;
+  fresh.m_completions_seen = m_completions_seen;
   fresh.m_dirty_lwm_pct = m_dirty_lwm_pct;
   fresh.m_dirty_max_pct = m_dirty_max_pct;
   *this = fresh;
+}
+
+void Controller::update_queue(const Observation &obs, bool measured) {
+  if (obs.writes > 0) m_completions_seen = true;
+  if (!m_completions_seen) {
+    /* No completion reported since the start (simulated AIO reports
+    none): the queue is unknown, not the sum of every write submitted. */
+    m_queue = 0;
+  } else {
+    const double grown = static_cast<double>(obs.submitted) -
+                         static_cast<double>(obs.writes);
+    m_queue = std::max(0.0, m_queue + grown);
+    if (measured) {
+      /* Little's law: writes in flight = completion rate x latency
+      (latency from submission). A write whose completion is not reported
+      would stay in the counted queue for ever; it is in neither this
+      bound nor, after its interval, the interval's own growth. */
+      const double interval = obs.interval_s > 0 ? obs.interval_s : 1.0;
+      const double in_flight =
+          obs.writes / interval * obs.write_latency_us / 1e6;
+      m_queue = std::min(m_queue,
+                         std::max(QUEUE_LITTLE_SLACK * in_flight, grown));
+    }
+  }
+  m_queued = m_queue > std::max(BEHIND_SLACK, QUEUE_SHARE * obs.writes);
+  m_last.write_queue = static_cast<uint64_t>(m_queue);
 }
 
 void Controller::learn(const Config &cfg, const Observation &obs) {
@@ -340,12 +371,8 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   bounds the flush-list budget, and is what it may add to the device on top
   of everybody else's writes (the LRU batches' among them). */
   const double carried = obs.list_flushed / interval;
-  /* Writes submitted and not completed, summed over the intervals: the
-  queue at the device (a throttle's, or the AIO layer's). */
-  m_queue = std::max(0.0, m_queue + static_cast<double>(obs.submitted) -
-                              static_cast<double>(obs.writes));
-  m_queued = m_queue > std::max(BEHIND_SLACK, QUEUE_SHARE * obs.writes);
   const bool measured = obs.writes >= MIN_WRITES && obs.write_latency_us > 0;
+  update_queue(obs, measured);
   m_last.latency_us = measured ? obs.write_latency_us : 0;
   m_last.backing_off = false;
   if (!measured) return;

@@ -219,6 +219,9 @@ struct Decision {
   uint64_t lru_depth{0};
   /** True while latency is above the limit (capability being cut). */
   bool backing_off{false};
+  /** Data page writes submitted and not completed, estimated (0 while no
+  completion has been reported). */
+  uint64_t write_queue{0};
 };
 
 /** Checkpoint-age pressure, how far the age is into upstream's aggressive
@@ -513,6 +516,15 @@ class Controller {
   void reset();
 
  private:
+  /** Estimate the write queue: writes submitted and not completed,
+  counted, and bounded by the writes in flight that the completions'
+  rate and latency imply (Little's law), so that a write whose completion
+  is never reported (simulated AIO, innodb_use_native_aio=OFF) does not
+  stay in it for ever; unknown (0) until a completion is reported.
+  @param[in]  obs       what the interval showed
+  @param[in]  measured  the interval's latency is measured */
+  void update_queue(const Observation &obs, bool measured);
+
   /** Learn the capability from the interval's writes and latency. */
   void learn(const Config &cfg, const Observation &obs);
 
@@ -577,6 +589,8 @@ class Controller {
   double m_queue{0};
   /** That queue stands (is more than a tenth of a second's writes). */
   bool m_queued{false};
+  /** A write completion has been reported since the start. */
+  bool m_completions_seen{false};
   /** One interval, as the age-following rate remembers it. */
   struct Sample {
     uint64_t lsn;
