@@ -36,7 +36,7 @@ trap cleanup EXIT
 chmod 755 "$W"
 
 deb=$("$HERE/scripts/package" deb --fast --out "$W/out" | tail -1)
-[[ $(basename "$deb") =~ ^steady-server_9\.7\.2-[0-9]+_[a-z0-9]+\.deb$ ]] || fail "package file name $(basename "$deb")"
+[[ $(basename "$deb") =~ ^steady-server_9\.7\.2-steady[0-9]+_[a-z0-9]+\.deb$ ]] || fail "package file name $(basename "$deb")"
 
 # Control data.
 dpkg-deb -e "$deb" "$W/control"
@@ -50,7 +50,10 @@ grep -q 'update-alternatives --install /etc/mysql/my.cnf my.cnf /etc/mysql/stead
   fail "postinst does not offer steady.cnf as the my.cnf alternative"
 grep -q 'update-alternatives --remove my.cnf /etc/mysql/steady.cnf' "$W/control/prerm" ||
   fail "prerm does not withdraw the my.cnf alternative"
-sh -n "$W/control/postinst" || fail "postinst is not valid sh"
+for s in preinst postinst prerm postrm; do
+  sh -n "$W/control/$s" || fail "$s is not valid sh"
+  grep -q '#STEADY_DATADIR_CHECK#\|@MYSQL_VERSION@' "$W/control/$s" && fail "$s was not assembled (scripts/package maintscripts)"
+done
 
 # Payload.
 R=$W/root
@@ -89,9 +92,11 @@ if [[ $SERVER_USER != nobody ]]; then
 else
   client_user=root
 fi
-grep -q -- '--defaults-file=/etc/mysql/steady.cnf --user=mysql' "$W/control/postinst" &&
+# (tests/scripts/deb-maintscripts.sh runs the postinst itself, with a stub mysqld.)
+grep -qx 'CNF=/etc/mysql/steady.cnf' "$W/control/postinst" &&
+  grep -q -- '--defaults-file="$R$CNF" --user=mysql' "$W/control/postinst" &&
   grep -q -- '--initialize-insecure' "$W/control/postinst" &&
-  grep -q -- "--init-file=/usr/share/mysql/steady-root-auth-socket.sql" "$W/control/postinst" ||
+  grep -q -- '--init-file="$R/usr/share/mysql/steady-root-auth-socket.sql"' "$W/control/postinst" ||
   fail "postinst no longer initialises with the packaged SQL file; update this test"
 give_to_server_user "$W"
 as_server_user "$R/usr/sbin/mysqld" --defaults-file="$W/my.cnf" --initialize-insecure --init-file="$init_sql" ||
