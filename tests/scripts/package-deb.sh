@@ -10,12 +10,14 @@
 # packaged SQL file); the unit's ExecStart runs as a non-root user with
 # NOTIFY_SOCKET set, and must send READY=1; root logs in without a password
 # over the socket, plugins and components load from /usr/lib/mysql/plugin;
-# SIGTERM (systemd's stop) shuts it down cleanly with STOPPING=1.
+# LOAD DATA INFILE works from the packaged secure_file_priv directory;
+# SIGTERM (systemd's stop) shuts it down cleanly with STOPPING=1. Its
+# maintainer scripts run in tests/scripts/deb-maintscripts.sh.
 # Installing the package on a real host: docs/install.md. Skips (77) when
 # the complete build or dpkg-deb is missing.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${STEADY_CACHE:-$HOME/.cache/steady}
@@ -45,6 +47,7 @@ field() { sed -n "s/^$1: //p" "$W/control/control"; }
 [[ $(field Depends) == *libc6* && $(field Depends) == *adduser* ]] || fail "Depends lacks libc6/adduser: $(field Depends)"
 [[ $(field Conflicts) == *mariadb-server* ]] || fail "Conflicts lacks mariadb-server"
 grep -qx /etc/mysql/steady.cnf "$W/control/conffiles" || fail "/etc/mysql/steady.cnf is not a conffile"
+grep -qx /etc/logrotate.d/mysql-server "$W/control/conffiles" || fail "/etc/logrotate.d/mysql-server is not a conffile"
 if grep -qx /etc/mysql/my.cnf "$W/control/conffiles"; then fail "the package owns /etc/mysql/my.cnf, the alternative shared with mysql-common"; fi
 grep -q 'update-alternatives --install /etc/mysql/my.cnf my.cnf /etc/mysql/steady.cnf' "$W/control/postinst" ||
   fail "postinst does not offer steady.cnf as the my.cnf alternative"
@@ -62,8 +65,16 @@ for f in usr/sbin/mysqld usr/bin/mysql usr/bin/mysqladmin usr/bin/mysqldump \
          usr/lib/mysql/plugin/auth_socket.so usr/lib/mysql/plugin/group_replication.so \
          usr/lib/mysql/plugin/component_classic_hashing.so usr/share/mysql/english/errmsg.sys \
          usr/share/mysql/charsets/Index.xml usr/share/mysql/steady-root-auth-socket.sql \
-         etc/mysql/steady.cnf lib/systemd/system/mysql.service usr/lib/sysusers.d/steady-server.conf; do
+         etc/mysql/steady.cnf lib/systemd/system/mysql.service usr/lib/sysusers.d/steady-server.conf \
+         etc/mysql/conf.d etc/mysql/mysql.conf.d etc/logrotate.d/mysql-server \
+         usr/share/doc/steady-server/changelog.Debian.gz; do
   [[ -e $R/$f ]] || fail "$f missing from the package"
+done
+grep -q 'mysqladmin --defaults-file=/etc/mysql/debian.cnf' "$R/etc/logrotate.d/mysql-server" &&
+  grep -q 'flush-logs' "$R/etc/logrotate.d/mysql-server" || fail "logrotate does not flush the logs through debian.cnf"
+for l in '!includedir /etc/mysql/conf.d/' '!includedir /etc/mysql/mysql.conf.d/' \
+         'secure_file_priv        = /var/lib/mysql-files' 'socket                  = /run/mysqld/mysqld.sock'; do
+  grep -qxF "$l" "$R/etc/mysql/steady.cnf" || fail "steady.cnf lacks: $l"
 done
 unit=$R/lib/systemd/system/mysql.service
 for l in Type=notify User=mysql ExecStart=/usr/sbin/mysqld Alias=mysqld.service; do
@@ -77,7 +88,7 @@ sed -e "s#= /usr#= $R/usr#; s#= /var#= $R/var#; s#= /run#= $R/run#; s#= /tmp\$#=
     -e '/^user /d' -e "s#^!includedir /etc/#!includedir $R/etc/#" \
     "$R/etc/mysql/steady.cnf" > "$W/my.cnf"
 grep -q "$R/usr/lib/mysql/plugin" "$W/my.cnf" || fail "my.cnf has no plugin_dir under /usr/lib/mysql/plugin"
-install -d "$R/var/lib/mysql" "$R/var/log/mysql" "$R/run/mysqld" "$R/etc/mysql/conf.d"
+install -d "$R/var/lib/mysql" "$R/var/lib/mysql-files" "$R/var/log/mysql" "$R/run/mysqld" "$R/etc/mysql/conf.d"
 # Free ports, through the conf.d directory my.cnf includes.
 port=$((20000 + RANDOM % 20000))
 printf '[mysqld]\nport=%s\nmysqlx_port=%s\n' "$port" $((port + 1)) > "$R/etc/mysql/conf.d/ports.cnf"
@@ -124,6 +135,14 @@ if [[ $client_user == root ]]; then
 fi
 ps -o user= -p "$pid" | grep -qx "$SERVER_USER" || fail "mysqld does not run as $SERVER_USER"
 check_installed_server "$client" "$sock" -u"$client_user"
+# LOAD DATA INFILE from the secure_file_priv directory of the packaged config.
+printf '1\n2\n3\n' > "$R/var/lib/mysql-files/load.txt"
+chmod 644 "$R/var/lib/mysql-files/load.txt"
+[[ $("$client" -u"$client_user" -S "$sock" -N -e "SELECT @@secure_file_priv") == "$R/var/lib/mysql-files/" ]] ||
+  fail "secure_file_priv is not the packaged /var/lib/mysql-files"
+[[ $("$client" -u"$client_user" -S "$sock" -N -e "CREATE DATABASE load_test; CREATE TABLE load_test.t (a INT);
+     LOAD DATA INFILE '$R/var/lib/mysql-files/load.txt' INTO TABLE load_test.t; SELECT SUM(a) FROM load_test.t; DROP DATABASE load_test") == 6 ]] ||
+  fail "LOAD DATA INFILE from /var/lib/mysql-files"
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?
 pid=
