@@ -375,6 +375,7 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   update_queue(obs, measured);
   m_last.latency_us = measured ? obs.write_latency_us : 0;
   m_last.backing_off = false;
+  m_latency_over = false;
   if (!measured) return;
 
   /* Decisions use a smoothed latency: one second's mean swings by several
@@ -413,6 +414,7 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   flushing well past the capability (the age-following rate is not held
   to it, see update()): the estimate said as much. */
   m_behind = behind;
+  m_latency_over = obs.write_latency_us > limit;
   if (carried > BATCH_SLACK * std::max(light, m_required) &&
       obs.write_latency_us > limit &&
       (behind || std::min(lat, obs.write_latency_us) > SEVERE * limit)) {
@@ -562,6 +564,17 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   /* A queue stands at the device: asking for more than it completed
   would only lengthen it; ask for less until it drains. The write queue
   grew in the last interval: no more than it completed. */
+  /* Page writes slower than the latency limit: the age follower asks for
+  no more than holds the age where it is (the redo generated, at the
+  advance a page gave over the window), so that no catch-up towards the
+  target adds to a device whose reads are already slow; the age may stay
+  above the target. Not past overrun_mark(): from there the whole rate is
+  required, or the age runs on into sync-mode flushing. */
+  if (m_latency_over && !overrun && per_page > 0) {
+    const double holding = std::max(generated, generated_now) / per_page;
+    m_ckpt_rate = std::min(
+        m_ckpt_rate, std::max(holding, list_rate * (1 - RATE_DOWN)));
+  }
   if (m_queued) {
     m_ckpt_rate = std::min(m_ckpt_rate, flushed_now * (1 - RATE_DOWN));
   } else if (m_behind) {

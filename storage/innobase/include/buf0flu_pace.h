@@ -585,6 +585,9 @@ class Controller {
   double m_required{0};
   /** The write queue grew in the last interval. */
   bool m_behind{false};
+  /** The last interval's page write latency was over the limit
+  (innodb_adaptive_flushing_device_latency_pct of the baseline). */
+  bool m_latency_over{false};
   /** Writes submitted and not completed, summed over the intervals. */
   double m_queue{0};
   /** That queue stands (is more than a tenth of a second's writes). */
