@@ -9,7 +9,9 @@ Free Software Foundation.
 *****************************************************************************/
 
 /** @file buf/buf0flu_pace.cc
- Device-paced flushing controller, see include/buf0flu_pace.h. */
+ Device-paced flushing controller, see include/buf0flu_pace.h; the
+ reasoning behind the rules and constants is in
+ docs/design/device-pacing-controller.md. */
 
 #include "buf0flu_pace.h"
 
@@ -82,17 +84,15 @@ constexpr double MIN_PRESSURE = 0.01;
 /** Dirty-page pressure starts this many percentage points below
 innodb_max_dirty_pages_pct (not below innodb_max_dirty_pages_pct_lwm).
 Upstream's own flushing holds an IO-bound pool just under the limit
-(stall lab B, 2026-11-26: vanilla at 89% of 90, its free-page waits
-answered here by the LRU depth). From 10 points below, the budget held
-the pool at 80-82% with ~200 more flush-list pages a second than
-vanilla's, and on a volume at its write cap each of them was taken
-from the commits (0.45 more device writes per transaction). */
+(its free-page waits are answered by the LRU depth). A wider band holds
+the pool lower with more flush-list pages a second than upstream's, and
+on a volume at its write cap each of them is taken from the commits. */
 constexpr double DIRTY_BAND_PCT = 4;
 /** Weight of the last second in the dirty-page share the dirty-page
 pressure is read from. In an IO-bound pool one second's share swings
-between about 50% and 90% as LRU batches evict (stall lab B, 2026-11-26),
-and the pressure rises at once: read from that, it spiked to 1 and
-lifted the flush-list budget every few seconds. */
+between about 50% and 90% as LRU batches evict, and the pressure rises
+at once: read from one second's share, it would spike to 1 and lift the
+flush-list budget every few seconds. */
 constexpr double DIRTY_WEIGHT = 0.2;
 /** No early LRU wake-up once the page cleaner has run no round for this
 many seconds (it runs rounds only while the server is active). */
@@ -106,10 +106,8 @@ constexpr double LRU_BOOST = 3.0;
 free lists run below a quarter of their target, and falls back towards
 innodb_lru_scan_depth by this one while they are at half of it or more.
 Each step up is one LRU batch that much larger than the free pages taken:
-set to 4x at the first wait, the depth made LRU batches of 3,000-4,700
-pages a second on a 3,000-IOPS volume, and the reads queued behind them
-(stall lab B, 2026-11-26: TPS 100-200 in those seconds, 330-500 around
-them). */
+set to 4x at the first wait, the depth makes LRU batches of thousands of
+pages on a volume at its IOPS cap, and the reads queue behind them. */
 constexpr double LRU_STEP_UP = 1.1;
 constexpr double LRU_STEP_DOWN = 0.98;
 /** The raised LRU depth keeps at most this share of an instance free:
@@ -137,25 +135,19 @@ constexpr double AGE_APPROACH_S = 12;
 /** Weight of the last interval in the age the rate is set from. */
 constexpr double AGE_WEIGHT = 0.5;
 /** Largest change of the age-following rate per interval, share of what
-was flushed. Up by 25% an interval, the rate overshot the one that holds
-the age to about twice it on the approach after a cold start, and the
-transactions lost a third of their throughput for a few seconds (stall
-lab A, 2026-11-26: 4,059 against ~2,100 pages/s, TPS 0.65 of the mean).
-There the pages dirtied first, at the highest rate, are the oldest, so
-the rate that holds a young age is far above the settled one; a slower
-rise reaches the target with less of it (see the unit test
-ApproachAfterAColdStartTakesNoDip). Slower still (15%) let the age run
-past the async mark in that day's simulation. In the lab at 20% (2026-11-26,
-evening) the rate still peaked at 1.68x and 1.79x the settled one, with
-worst seconds at 0.75 and 0.65 of the mean: better in one run of two. */
+was flushed. On the approach after a cold start the pages dirtied first,
+at the highest rate, are the oldest, so the rate that holds a young age
+is far above the settled one: a faster rise overshoots the settled rate
+and takes throughput from the transactions for a few seconds
+(ApproachAfterAColdStartTakesNoDip); a slower one lets the age run past
+the async mark. */
 constexpr double RATE_UP = 0.2;
 constexpr double RATE_DOWN = 0.2;
 /** Largest rise of the rate per interval once the age is past
 overrun_mark(): under two seconds of redo from the sync mark at a doubled
-load, where upstream flushes as fast as the device takes anyway. At
-RATE_UP a load that doubled at once held the age at the sync mark for six
-seconds in simulation (FollowsALoadStep), at this rate and with the last
-interval's redo rate for three. */
+load, where upstream flushes as fast as the device takes anyway; at
+RATE_UP a load step holds the age at the sync mark twice as long
+(FollowsALoadStep). */
 constexpr double RATE_UP_OVERRUN = 0.5;
 
 double clamp01(double v) {
@@ -496,15 +488,12 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   const double target = age_target(obs.async_mark, obs.sync_mark);
   const bool below = m_age < target;
   /* Below half the target the approach reads the lower of the window's
-  redo rate and the last interval's (exact: LSNs are not noisy; nearer
-  the target one interval's rate, which swings with the throughput, made
-  the rate chatter as the age crossed it, in simulation). After a load
-  drop (a bulk load ending) the window holds the old rate for seven
+  redo rate and the last interval's (exact: LSNs are not noisy): after a
+  load drop (a bulk load ending) the window holds the old rate for seven
   intervals, and at a young age that asks for pages the age does not
-  need. (Stall lab A, 2026-11-26: 1,500-3,700 pages/s for 6-10 s at 1-11%
-  of the async mark right after prepare, where vanilla flushed 60-200,
-  falling by exactly the x0.8 step a second: a rate asked for at a young
-  age, most likely from prepare's redo rate; not traced.) */
+  need (LoadDropAtAYoungAgeStopsTheRate). Nearer the target one
+  interval's rate swings with the throughput and would make the rate
+  chatter as the age crosses it, so the window's is read. */
   const Sample &prev = m_window[(m_newest + WINDOW - 1) % WINDOW];
   const double generated_now = (obs.lsn - prev.lsn) / interval;
   const bool young = m_age < 0.5 * target;
@@ -519,37 +508,23 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
       young ? std::min(generated, generated_now)
             : (overrun ? std::max(generated, generated_now) : generated);
   /* Young, the rate steps up from what was flushed only: upstream's own
-  flushing has the time to bring the age nearer, and a step from
-  innodb_io_capacity (8,000 in the lab's well-tuned `write_only`) was a
-  burst of thousands of pages for an advance the age did not need. */
+  flushing has the time to bring the age nearer, and a step from a large
+  innodb_io_capacity is a burst of thousands of pages for an advance the
+  age does not need (YoungAgeAtALargeIoCapacityAsksForNoBurst). */
   const double step_from = young ? 0.0 : static_cast<double>(cfg.io_capacity);
   m_ckpt_rate =
       ckpt_rate(list_rate, redo_rate, per_page, m_age, target,
                 horizon, step_from, overrun ? RATE_UP_OVERRUN : RATE_UP);
   /* No rise while the checkpoint already advances as fast as wanted:
-  the last interval's advance (redo generated minus the change of the age)
-  met the redo rate plus the approach to the target. The window's advance
-  trails it by a few intervals, and on the approach each of them raised
-  the rate past what holds the age. In the simulation calibrated to stall
-  lab A (ApproachAfterAColdStartTakesNoDip) the budget's peak fell from
-  1.40x to 1.22x its settled level and the worst second rose from 0.86 to
-  0.93 of the settled throughput. In the lab (2026-11-26, night) the
-  approach was no better (worst seconds 0.62 and 0.63 of the mean): there
-  the ramp reaches the holding rate only as the age passes the target, and
-  the rise that follows is wanted by the age, not past it.
-  A batch shows in the age only partly by the end of its interval (the
-  age is read as the batch ends, and the oldest page of the flush list
-  is often among the last written), so on a rising rate the last
-  interval's advance is that of a smaller rate: it is scaled by the rise
-  of the flushing over the interval before. Without that scaling the rate
-  rose on for an interval or two past the one that holds the age, and
-  with a ramp that starts at upstream's rate (see update()) the approach's
-  budget peaked at up to 1.52x its settled level in simulation (write
-  combining 1.5-3, 2,000-3,200 pages/s needed at the async mark); with
-  it at up to 1.32x (ApproachAtTheLabsSettledRateTakesNoDip). In the lab
-  (stall lab A, 2026-11-26, third session) the two together brought the
-  approach's peak to 1.24x and 1.35x the settled rate and its worst second
-  to 0.87 and 0.79 of the mean, the age short of the target. */
+  the last interval's advance (redo generated minus the change of the
+  age) met the redo rate plus the approach to the target. The window's
+  advance trails it by a few intervals, and on the approach each of them
+  would raise the rate past what holds the age. A batch shows in the age
+  only partly by the end of its interval (the age is read as the batch
+  ends, and the oldest page of the flush list is often among the last
+  written), so on a rising rate the last interval's advance is that of a
+  smaller rate: it is scaled by the rise of the flushing over the
+  interval before (ApproachAtTheLabsSettledRateTakesNoDip). */
   const double wanted = redo_rate + (m_age - target) / horizon;
   const double advanced_now = generated_now - (age - prev.age) / interval;
   const double flushed_before =
@@ -643,15 +618,12 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   what puts pages on the free lists; it does not raise the flush-list
   budget. A page flushed from the flush list stays in the pool until the
   LRU tail reaches it, so flush-list pages do not free it; flushed young,
-  each one costs a write (stall lab B, 2026-11-25: the budget at the
-  capability under free-page pressure flushed 36% dirty against
-  vanilla's 75%, device writes at 90% of the cap, 0.80x TPS). */
+  each one costs a write (FreePagePressureDeepensTheLruOnly). */
   /* The pressure falls slowly because the dirty-page share it is read
   from is noisy; a new limit is not noise. Smoothed across one, a drain
-  with innodb_max_dirty_pages_pct=0 (pressure 1) kept the budget at the
-  capability x 0.7 per second for over ten seconds after the limit was
-  set back (stall lab A, 2026-11-26: 3,500-4,700 pages a second at 0.3-1%
-  dirty, TPS 1,650-3,000 in the first seconds against 4,300 after). */
+  with innodb_max_dirty_pages_pct=0 (pressure 1) would keep the budget
+  near the capability for seconds after the limit is set back
+  (RestoredDirtyLimitReleasesThePressureAtOnce). */
   const bool new_limits = cfg.dirty_max_pct != m_dirty_max_pct ||
                           cfg.dirty_lwm_pct != m_dirty_lwm_pct;
   m_dirty_max_pct = cfg.dirty_max_pct;
@@ -675,10 +647,11 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   /* The age-following rate is not held to the capability, only to what
   the device completes (see follow_age()): it is flushing upstream does
   anyway, later and in sync mode, as fast as the device takes and with
-  commits stalled. Held to a capability cut by a latency rise alone (the
-  stall lab, 2026-11-25: 6,549 to 1,956 pages/s with every write still
-  completed), it let the age run past the async mark into sync-mode
-  flushing for minutes. The capability bounds the pressure budget; a
+  commits stalled. Held to a capability cut by a latency rise alone, with
+  every write still completed, it would let the age run past the async
+  mark into sync-mode flushing (LatencyRiseWithoutQueueKeepsTheAge); a
+  latency rise only stops its catch-up (see follow_age()). The capability
+  bounds the pressure budget; a
   ceiling set by the user bounds both. Past overrun_mark() that flushing
   is required and says nothing against the capability (see learn()). */
   double ceiling = std::max(scale, m_ckpt_rate);
@@ -690,10 +663,9 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   } else if (target > m_budget) {
     /* The page cleaner never flushes less than upstream asks for, so a
     budget below that changes nothing: the step starts from upstream's
-    request. From zero, the ramp spent its first two intervals (~3 s)
-    under upstream's 406 pages/s before it acted (stall lab A, 2026-11-26,
-    night: budget 200, then 400, from 43% of the async mark), and reached
-    the rate that holds the age only past the target. */
+    request: from zero, the ramp would spend its first intervals under
+    upstream's target before it acted, and reach the rate that holds the
+    age only past the target. */
     const double interval = obs.interval_s > 0 ? obs.interval_s : 1.0;
     const double from =
         std::max(m_budget, std::min(target, obs.upstream / interval));

@@ -11,7 +11,9 @@ Free Software Foundation.
 /** @file include/buf0flu_pace.h
  Device-paced flushing: the controller, as pure logic (no clock, no server
  state), driven once per page cleaner iteration with what the engine and
- the device showed over the last interval.
+ the device showed over the last interval. The reasoning behind each rule
+ and the measurements behind the constants are in
+ docs/design/device-pacing-controller.md.
 
  Upstream sizes the page cleaner's work from the redo rate and the
  dirty-page percentage and clips it at innodb_io_capacity_max. Set far
@@ -19,41 +21,49 @@ Free Software Foundation.
  into the async and sync marks (TPS waves) while the device idles. This
  controller replaces the clip by what the device showed it can carry:
 
- - Capability: pages per second the page cleaner can add while the device
-   keeps up. It starts at innodb_io_capacity_max and grows by a bounded step
-   while flushing is using it, the write queue is not growing and latency
-   is within innodb_adaptive_flushing_device_latency_pct of the baseline
-   (the latency seen while the page cleaner flushes no more than upstream
-   would); slowly near the level where it was last cut, not at all for a
-   while after a cut. While the page cleaner flushes more than upstream
-   asked for and than the checkpoint age required past overrun_mark()
-   (upstream would have flushed that much too, in sync mode), it is cut
-   when for two intervals the interval's latency is over the limit while
-   the write queue grows, or both it and the smoothed latency are over
-   three times the limit, at most once every three intervals (foreground
-   reads and commits keep their latency), to 85% of what was carried;
-   not when the page cleaner carried well past the estimate (the
-   estimate said as much). Between the limit and three
+ - Capability: flush-list pages per second the page cleaner can add while
+   the device keeps up. It starts at innodb_io_capacity_max and grows by a
+   bounded step while flushing is using it, the write queue is not growing
+   and latency is within innodb_adaptive_flushing_device_latency_pct of
+   the baseline (the latency seen while the page cleaner flushes no more
+   than upstream would); slowly near the level where it was last cut, not
+   at all for a while after a cut. While the page cleaner flushes more
+   than upstream asked for and than the checkpoint age required past
+   overrun_mark() (upstream would flush that much too, in sync mode), it
+   is cut when for two intervals the interval's latency is over the limit
+   while the write queue grows, or both it and the smoothed latency are
+   over three times the limit, at most once every three intervals, to 85%
+   of what was carried; not when the page cleaner carried well past the
+   estimate (the estimate said as much). Between the limit and three
    times it, with the queue not growing, it holds: a shared device's
    latency is noisy, and a busier device is slower without being
    saturated.
- - Checkpoint age: a flush rate that holds the age half-way between the
-   async and the sync mark (age_target()), so that pages take as many
+ - Write queue: writes submitted and not completed, counted, bounded by
+   the writes in flight that the completions' rate and latency imply
+   (Little's law), and unknown until a completion is reported, so that
+   writes whose completion is never reported (simulated AIO) do not read
+   as a queue.
+ - Checkpoint age: a flush-list rate that holds the age half-way between
+   the async and the sync mark (age_target()), so that pages take as many
    changes as they can before they are written (the fewest page writes
-   per commit) and the sync mark is never reached. Each interval
-   it measures how far the checkpoint advanced per page flushed over the
-   last seven intervals (redo generated minus the change of the
-   age, over the pages flushed), and sets the flush rate that advances it
-   by the redo generated plus the gap to the target over four seconds
-   (twelve from below, so that the rate has ramped up when the age gets
-   there), by
-   a bounded step (x0.8 .. x1.2 of what was flushed; x1.5, from the last
-   interval's redo rate, once the age is half-way from the target to the
-   sync mark, overrun_mark()). Below the target
-   by more than that, no rate: upstream decides. It asks for no more than
-   the device completed while the write queue grows, and for less while a
+   per commit) and the sync mark is never reached. Each interval it
+   measures how far the checkpoint advanced per flush-list page over the
+   last seven intervals (redo generated minus the change of the age, over
+   the pages flushed; LRU pages are chosen by recency, not age, and do not
+   count), and sets the rate that advances it by the redo generated plus
+   the gap to the target over four seconds (twelve from below, so that
+   the rate has ramped up when the age gets there), by a bounded step
+   (x0.8 .. x1.2 of what was flushed; x1.5, from the last interval's redo
+   rate, once the age is past overrun_mark()). Below the target by more
+   than that, no rate: upstream decides. It asks for no more than the
+   device completed while the write queue grows, and for less while a
    queue stands (writes submitted and not completed over a tenth of a
-   second's).
+   second's). While page writes are slower than the latency limit and the
+   age is short of overrun_mark(), it asks for no more than holds the age
+   where it is: the catch-up towards the target waits, so that it does
+   not add to a device whose reads are already slow; past overrun_mark()
+   the whole rate is required, so this never leads into sync-mode
+   flushing.
  - Pressure, 0..1, each rising at once and falling slowly (the
    dirty-page pressure at once when its limits change): dirty pages
    over the last 4 points below innodb_max_dirty_pages_pct (not below
@@ -72,20 +82,20 @@ Free Software Foundation.
    raise it: flushing a page from the flush list does not free it, and a
    page flushed young costs a write; the LRU depth answers that pressure.
    The hold rate and the pressure part are held to the capability; the
-   age-following rate only to what the device completes, below the async
-   mark too: it is flushing upstream does anyway, later and in sync mode,
-   and a latency rise with every write still completed must not defer it
-   there. No rate and no pressure, no budget: the page cleaner then does
-   exactly what upstream asks. The caller never flushes less than
-   upstream asked for.
+   age-following rate only to what the device completes: it is flushing
+   upstream does anyway, later and in sync mode, and a latency rise with
+   every write still completed must not defer it there. No rate and no
+   pressure, no budget: the page cleaner then does exactly what upstream
+   asks. The caller never flushes less than upstream asked for.
  - LRU depth: the free pages the LRU batch keeps per instance, raised from
-   innodb_lru_scan_depth by up to 4x under free-page pressure, 10% a
-   second while threads wait for free pages and falling 2% a second
-   once the free lists are at half their target (a larger step is a
-   burst of LRU writes that reads queue behind), so user
-   threads do not have to flush single pages themselves: the pages at the
-   LRU tail are the ones to be evicted next, and a dirty one written there
-   has taken all the changes it will take in the pool.
+   innodb_lru_scan_depth under free-page pressure by up to 4x, and to no
+   more than an eighth of the instance's pages: 10% a second while
+   threads wait for free pages and falling 2% a second once the free lists
+   are at half their target (a larger step is a burst of LRU writes that
+   reads queue behind), so user threads do not have to flush single pages
+   themselves: the pages at the LRU tail are the ones to be evicted next,
+   and a dirty one written there has taken all the changes it will take
+   in the pool.
  - LRU rounds: while a free list is below that depth the page cleaner
    runs an LRU batch every twentieth of a second, each of at most a tenth
    of the depth, instead of refilling the whole depth in one batch at the
@@ -102,15 +112,12 @@ namespace buf_flush_pace {
 from the async mark (upstream's aggressive flushing) to the sync mark
 (its sync-mode flushing, where commits wait), so that a page takes as
 many changes as it can before it is written, with room left below the
-sync mark for the controller's transients. Until 2026-11-27 (eighth
-session) the target
-was 95% of the async mark: there the stall lab's checkpoint-age wave (A)
-ran at 0.98x vanilla's TPS at the same device writes, vanilla riding the
-sync-mode line (99% of the async mark in the lab's column, 87.5% for
-pacing) with each page taking ~13% more changes before its write (A's
-notes of 2026-11-27). Upstream's sync mark is only ~8% of the async mark
-above it (adaptive_flush_max_age and _min_age are 15/16 and 7/8 of the
-redo capacity, both less the free-check margin). */
+sync mark for the controller's transients. A target below the async mark
+costs page writes: upstream's own sync-mode flushing holds the age near
+the sync mark, and there each page takes more changes before its write.
+Upstream's sync mark is only ~8% of the async mark above it
+(adaptive_flush_max_age and _min_age are 15/16 and 7/8 of the redo
+capacity, both less the free-check margin). */
 constexpr double AGE_PAST_ASYNC = 0.5;
 
 /** Age target, share of the async mark, when the sync mark is not above
@@ -136,7 +143,8 @@ struct Config {
   capability estimate, 0 = none. */
   uint64_t capability_ceiling{0};
   /** innodb_adaptive_flushing_device_latency_pct: latency, as a percentage
-  of the idle baseline, above which the capability is cut. */
+  of the idle baseline, above which the capability is cut and the age
+  follower stops catching up. */
   uint64_t latency_pct{200};
   /** innodb_lru_scan_depth. */
   uint64_t lru_scan_depth{1024};
@@ -217,7 +225,8 @@ struct Decision {
   double pressure{0};
   /** Free pages the LRU batch keeps per instance. */
   uint64_t lru_depth{0};
-  /** True while latency is above the limit (capability being cut). */
+  /** True while latency is above the limit and the capability is being
+  cut. */
   bool backing_off{false};
   /** Data page writes submitted and not completed, estimated (0 while no
   completion has been reported). */
@@ -248,10 +257,9 @@ upstream's checkpointer writes one only every seven
 innodb_log_checkpoint_every periods (SRV_MASTER_CHECKPOINT_INTERVAL in
 log_checkpointer()), or when a user thread runs short of redo space: the
 checkpoint then trails the oldest modification by up to seven seconds of
-redo. With the age of the oldest modification held just short of the
-async mark, the checkpoint age itself ran past it and into the free-check
-limit (redo-space waits) every time (stall lab, 2026-11-25). A checkpoint
-is asked for once the checkpoint age has reached the age target
+redo. With the age of the oldest modification held at its target, the
+checkpoint age itself would run past it and into the free-check limit
+(redo-space waits). A checkpoint is asked for once the checkpoint age has reached the age target
 (age_target()) and the checkpoint can advance by CKPT_MIN_ADVANCE of the
 async mark.
 @param[in]  ckpt_age    current LSN - last checkpoint LSN
@@ -266,12 +274,10 @@ bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, uint64_t async_mark,
 
 The step down is bounded from what was flushed, the step up from at least
 `step_from` (innodb_io_capacity past half the target), so that a rate
-can start from nothing. Both
-were bounded from innodb_io_capacity until 2026-11-27: with it at
-8,000 (the lab's well-tuned `write_only`) any advance wanted at all, at
-6-26% of the async mark, asked for at least 6,400 pages/s where upstream
-flushed ~1,000, and the page cleaner wrote ~5,800 pages in one second
-(3-5 seconds a run, one of them at 0.33 of the mean TPS).
+can start from nothing. Young, the step starts from what was flushed
+only: bounded from a large innodb_io_capacity (8,000), any advance wanted
+at all would ask for thousands of pages a second where upstream flushes
+hundreds.
 @param[in] flushed       pages flushed per second in the last interval
 @param[in] generated     redo generated per second in it (LSN units)
 @param[in] lsn_per_page  checkpoint advance per page flushed (smoothed)
@@ -303,16 +309,12 @@ constexpr double DIRTY_HOLD_GAIN = 0.2;
 band (the larger of lwm and max - 4 points), short of
 innodb_max_dirty_pages_pct.
 
-Read as pressure x capability, the dirty-page pressure made a relaxation
-oscillation of the IO-bound pool (stall lab B, 2026-11-27): the share,
-smoothed over about five seconds, crossed the band, the budget rose to
-900-1,350 pages a second within four, the pool went from 94% dirty to
-69% in five and the budget then decayed while the share climbed back.
-Each burst took the device from the reads (TPS 190-250 against ~400,
-the run's worst latencies, 290-300 ms), and every free-page wait of
-those runs came in the seconds above 86% dirty, before a burst. The
-share changes by what becomes dirty less what is written, so the rate
-that holds it is measured, not guessed: the net rate at which pages
+Read as pressure x capability, the dirty-page pressure makes a relaxation
+oscillation of an IO-bound pool: the smoothed share crosses the band, the
+budget rises, the pool is flushed far below the band while the budget
+decays, and the share climbs back; each burst takes the device from the
+reads. The share changes by what becomes dirty less what is written, so
+the rate that holds it is measured, not guessed: the net rate at which pages
 became dirty (less what the LRU batches and single-page flushes
 cleaned) plus what the flush list wrote (`dirtied`); the gap above the
 band start is closed at DIRTY_HOLD_GAIN a second. Below the band start
@@ -336,9 +338,7 @@ double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits);
 /** LRU batches per second while a free list is below the LRU depth.
 Each batch is a burst of page writes that the redo and binary log writes
 of the commits queue behind; on a volume at its IOPS cap the burst sets
-the commits' tail latency (stall lab B, 2026-11-26: at ten a second, with
-ten flush-list slices, the worst second's max latency sat at ~300 ms in
-both phases, against ~500 ms for vanilla's one burst a second). */
+the commits' tail latency, so more, smaller batches. */
 constexpr unsigned LRU_ROUNDS = 20;
 
 /** Most pages one LRU batch flushes or evicts in an instance while pacing:
@@ -346,11 +346,10 @@ twice the depth a second, spread over LRU_ROUNDS batches. Upstream
 refills the free list to innodb_lru_scan_depth in one batch at the start
 of each second, and again whenever a thread waiting for a free page wakes
 the page cleaner. With the depth raised under free-page pressure, that
-batch put thousands of page writes into the device queue at once, and
-the page reads, redo and binary log writes behind them waited (stall lab
-B, 2026-11-26: batches of 3,000-4,700 pages, the round over a second
-long, TPS 100-200 in those seconds against 330-500 around them). Batches
-every 1 / LRU_ROUNDS of a second each replace what was taken since the last one;
+batch puts thousands of page writes into the device queue at once, and
+the page reads, redo and binary log writes behind them wait. Batches
+every 1 / LRU_ROUNDS of a second each replace what was taken since the
+last one;
 the cap spreads a refill after a burst of reads, or after the depth
 rose, over several of them. Twice the depth leaves room for reads that
 take more than the depth a second.
@@ -368,17 +367,10 @@ double lru_due(double last_s, bool below);
 
 /** Fewest pages in one slice of a second's flush target. */
 constexpr uint64_t SLICE_MIN_PAGES = 64;
-/** Most slices per second. Ten, not as many as LRU rounds: at twenty the
-checkpoint-age wave (stall lab A, 2026-11-26, 10 min x 2) had 10 and 16
-seconds of sync-mode flushing and a CV of 0.059 and 0.071 after the first
-minute, against none and 0.030 and 0.027 at ten. Each sync-mode episode
-began with page writes slowed to 4-20 ms by the device and the page
-cleaner completing about half its budget; a slice's writes are waited
-for before the next round, so the likely cause is slices left undone in
-those seconds, which lets the age run past the async mark (not traced
-slice by slice). The flush-list targets of the free-page
-scenario (B) are cut in fewer than ten slices anyway (~600 pages, 64 a
-slice). */
+/** Most slices per second. Ten, not as many as LRU rounds: a slice's
+writes are waited for before the next round, and with page writes slowed
+by the device, slices left undone in a second let the age run past the
+async mark (sync-mode flushing measured at twenty, none at ten). */
 constexpr unsigned MAX_SLICES = 10;
 
 /** What a round keeps of upstream's flush-list target.
@@ -389,11 +381,8 @@ its target still carries two terms that do not look at the age: the pages
 within three seconds of redo of the oldest modification, and the echo of
 what it flushed before (page_avg_rate). On a device at its write cap they
 hold a pool with the checkpoint 2-4 % old at ~1,300 flush-list pages a
-second, re-written hot pages taken from the LRU batches and the reads
-(stall lab B, 2026-11-27: ~300 TPS until, minutes later, the LRU batches
-took over and it ran at ~400 on every server, paced or not; pacing, by
-ending the free-page waits that tip vanilla over, made the slow phase
-last longer). There, the round keeps only upstream's dirty-page term
+second, re-written hot pages that take device writes from the LRU
+batches and the reads. There, the round keeps only upstream's dirty-page term
 (innodb_io_capacity x its pct_for_dirty); the budget still lifts it
 wherever the age, the dirty-page share or the free lists press. At or
 past the mark, in a sync flush round, or with the mark at 0
@@ -415,11 +404,10 @@ second's budget is its target (the Slicer spreads it over the second). In
 sync flush the coordinator runs rounds back to back, and the log
 checkpointer that asked for the sync flush waits for the end of the round
 (buf_flush_tick_event, up to a second) before it writes the checkpoint
-that lets commits waiting for redo space go on. A sync round that carried
-the second's budget ran for over a second at a saturated data device
-(stall lab D, 2026-11-27: ~3,300 pages a round at ~2,750 pages/s): each
-time the checkpointer's wait timed out, and all commits stood still for up
-to a second, 14-17 times in five minutes. A sync round carries one slice's
+that lets commits waiting for redo space go on. A sync round that carries
+the second's budget runs for over a second at a saturated data device,
+the checkpointer's wait times out and all commits stand still for up to
+a second. A sync round carries one slice's
 share of the budget (budget / MAX_SLICES, rounded up): rounds back to back
 still flush at what the device completes, and each ends within about a
 tenth of a second at the budget's rate.
