@@ -116,8 +116,8 @@ datadir_verdict() {
     mariadb)
       cat >&2 <<EOF
 $_me: $_dd holds a MariaDB datadir${DATADIR_VERSION:+ ($DATADIR_VERSION)}.
-  MySQL cannot open MariaDB's files, so steady-server will neither initialise
-  nor start anything there: nothing in $_dd was changed. To move the data:
+  MySQL cannot open MariaDB's files: steady-server neither initialises nor
+  starts anything there. Nothing in $_dd was changed. To move the data:
    1. run MariaDB on it again if its packages were removed for this one
       (apt install mariadb-server), and dump it with MariaDB's client:
         mariadb-dump --databases DB1 DB2 ... --routines --events --triggers > data.sql
