@@ -1,24 +1,20 @@
 /* Unit tests for the device-paced flushing controller (buf0flu_pace.h).
 
-The controller runs in closed loop against a simulated device (a capacity
-in writes per second, an idle latency, a latency curve or a throttle that
-queues, a speed change) and a simulated engine (redo generation, the
-checkpoint age it drives towards the async and sync marks, what 9.7.2's
-page cleaner asks for with innodb_io_capacity_max far below the device, a
-free list drained by reads and refilled by the LRU batch). Each test also
-runs the same simulation without the controller, to show that the
-situation it fixes is really there. */
+Most run the controller in closed loop against the simulated device and
+engine of pace_sim.h. Each closed-loop test also runs the same simulation
+without the controller, or checks its premise, to show that the situation
+it fixes is really there. The reasoning behind the rules tested here is
+in docs/design/device-pacing-controller.md. */
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <random>
 #include <vector>
 
 #include "buf0flu_pace.h"
+#include "pace_sim.h"
 
 namespace {
 
@@ -26,337 +22,19 @@ using buf_flush_pace::Config;
 using buf_flush_pace::Controller;
 using buf_flush_pace::Decision;
 using buf_flush_pace::Observation;
-
-/** A block device: serves up to `capacity` writes per second; what is
-offered beyond that waits in a queue (a throttle or a saturated device). */
-struct Device {
-  double capacity{8000};
-  double idle_us{200};
-  /** true: latency stays at idle until the cap, then only queueing adds
-  (a blkio throttle); false: it also rises as utilisation nears 1 (an
-  SSD's curve). */
-  bool flat_until_cap{false};
-  /** Steepness of that rise: latency x (1 + curve x u / (1 - u)), u the
-  utilisation (capped at 0.97); 1 is an M/M/1 queue, whose mean depth is
-  u / (1 - u). */
-  double curve{0.2};
-  /** +/- this share of random noise on the latency. */
-  double noise{0};
-  /** Share of the completed writes the engine reports as completed, with
-  their latency (0: none, simulated AIO without the completion hook). */
-  double reported{1};
-  double backlog{0};
-  std::mt19937 rng{42};
-
-  /** Offer `offered` writes for one second.
-  @return writes served; *latency_us their mean latency */
-  double serve(double offered, double *latency_us) {
-    const double want = offered + backlog;
-    const double served = std::min(want, capacity);
-    backlog = want - served;
-    const double util = served / capacity;
-    double lat = idle_us;
-    if (!flat_until_cap) {
-      const double u = std::min(util, 0.97);
-      lat *= 1 + curve * u / (1 - u);
-    }
-    lat += backlog / capacity * 1e6; /* time to drain the queue */
-    if (noise > 0) {
-      std::uniform_real_distribution<double> d(1 - noise, 1 + noise);
-      lat *= d(rng);
-    }
-    *latency_us = lat;
-    return served;
-  }
-};
-
-/** The engine around the page cleaner, one step per second. */
-struct Engine {
-  /** Redo generated per second (LSN units). */
-  double redo_rate{3e6};
-  /** Page flushes per second that keep the checkpoint age constant at the
-  async mark. */
-  double need{2000};
-  /** Write combining: at a younger checkpoint age each page has taken
-  fewer changes when it is flushed, so more flushes are needed, as
-  need x (async_mark / age)^combining (0: no such effect). */
-  double combining{0};
-  /** Share of the redo generation (the transactions) that each page
-  flushed per second takes: flushing competes with them for CPU and for
-  the device (stall lab A, 2026-11-26: ~4,400 TPS at 400 pages/s, ~3,300
-  at 2,200, ~2,100 at 3,900, about 0.00015 a page). 0: none. */
-  double flush_cost{0};
-  /** The controller misses every this-many-th second (0: never): the
-  coordinator's rounds make its updates come every 1-1.5 s. */
-  int skip_update_every{0};
-  /** Current LSN. */
-  double lsn{1e9};
-  double async_mark{80e6};
-  double sync_mark{90e6};
-  double age{0};
-  /** Writes by other threads (single-page flushes, doublewrite aside). */
-  double foreground_writes{500};
-  double dirty_pct{5};
-  /** Buffer pool pages. */
-  double pool_pages{65536};
-  /** The controller is told the pool's size and dirty pages (false: as
-  before the hold rate, pressure x capability in the whole band). */
-  bool tell_pool{true};
-  /** Pages made dirty a second; 0: dirty_pct is set by the test, else it
-  follows from these, the flush list's pages and the dirty pages the LRU
-  batch evicts (a share of them as the pool's). */
-  double dirtied{0};
-  /** Free pages taken per second by reads of new pages. */
-  double free_use{0};
-  uint64_t instances{4};
-  double free_pages{4096};
-  /** +/- this share of the async mark of random error on the age the
-  controller sees (the oldest modification is read without the flush
-  order latch; flush batches end at page boundaries). */
-  double age_noise{0};
-  /** true: a second's flushing moves the age one second later (the
-  batch is written over the second, the age is read at its start). */
-  bool flush_lag{false};
-  /** The advance of the last second's flushing, when flush_lag. */
-  double pending_advance{0};
-  /** Upstream's checkpointer under load: a checkpoint (to the oldest
-  modification) every this many seconds; 0: the checkpoint is not
-  modelled. */
-  int ckpt_every{0};
-  /** Also one whenever checkpoint_wanted() says so (pacing's request). */
-  bool request_ckpt{false};
-  /** LSN of the last checkpoint. */
-  double ckpt_lsn{0};
-  /** Checkpoint age at which user threads wait for redo space (upstream's
-  free-check limit). */
-  double free_check{90e6};
-  std::mt19937 rng{7};
-};
-
-/** The checkpoint age pacing holds, for the engine's marks. */
-double age_target(const Engine &e) {
-  return buf_flush_pace::age_target(static_cast<uint64_t>(e.async_mark),
-                                    static_cast<uint64_t>(e.sync_mark));
-}
-
-/** Most the age may reach settled or on an approach: its transients use no
-more than half the room the target leaves below the sync mark. */
-double age_bound(const Engine &e) { return (age_target(e) + e.sync_mark) / 2; }
-
-struct Result {
-  std::vector<double> age, budget, capability, latency, flushed;
-  /** Redo generated each second (the transactions' throughput). */
-  std::vector<double> generated;
-  std::vector<uint64_t> free_waits;
-  /** The LRU depth decided each second. */
-  std::vector<double> lru_depth;
-  /** Dirty-page share at the end of each second. */
-  std::vector<double> dirty_pct;
-  int sync_seconds{0};
-  int async_seconds{0};
-  /** Checkpoint age at the end of each second, when modelled. */
-  std::vector<double> ckpt_age;
-  int checkpoints{0};
-  /** Seconds that ended with the checkpoint age at the free-check limit. */
-  int redo_wait_seconds{0};
-};
-
-Config config() {
-  Config cfg;
-  cfg.io_capacity = 200;
-  cfg.io_capacity_max = 400;
-  cfg.latency_pct = 200;
-  cfg.lru_scan_depth = 1024;
-  cfg.dirty_lwm_pct = 10;
-  cfg.dirty_max_pct = 90;
-  return cfg;
-}
-
-/** What 9.7.2's page cleaner asks for: adaptive flushing grows with the
-age but is clipped at innodb_io_capacity_max; past the sync mark it
-flushes up to twice that. */
-double upstream_target(const Config &cfg, const Engine &e) {
-  if (e.age >= e.sync_mark) return 2.0 * cfg.io_capacity_max;
-  if (e.age < 0.1 * e.async_mark) return 0;
-  const double t = cfg.io_capacity + e.age / e.async_mark * cfg.io_capacity_max;
-  return std::min<double>(t, cfg.io_capacity_max);
-}
-
-/** Runs `seconds` steps; `with_controller` false gives upstream alone.
-`change` may alter the device or engine at each second. */
-template <typename Change>
-Result run(int seconds, Device dev, Engine eng, bool with_controller,
-           Change change, Config cfg = config()) {
-  Controller ctl;
-  Result r;
-  Observation obs;
-  obs.instances = eng.instances;
-  uint64_t lru_depth = cfg.lru_scan_depth;
-  eng.ckpt_lsn = eng.lsn - eng.age;
-  for (int t = 0; t < seconds; ++t) {
-    change(t, &dev, &eng);
-
-    /* The checkpointer: upstream's periodic one, and pacing's request. */
-    if (eng.ckpt_every > 0) {
-      const auto ckpt_age = static_cast<uint64_t>(eng.lsn - eng.ckpt_lsn);
-      const bool asked = with_controller && eng.request_ckpt &&
-                         buf_flush_pace::checkpoint_wanted(
-                             ckpt_age, static_cast<uint64_t>(eng.age),
-                             static_cast<uint64_t>(eng.async_mark),
-                             static_cast<uint64_t>(eng.sync_mark));
-      if (asked || t % eng.ckpt_every == 0) {
-        eng.ckpt_lsn = eng.lsn - eng.age;
-        r.checkpoints++;
-      }
-    }
-
-    /* The controller decides from the last interval. */
-    Decision d = ctl.last();
-    const bool skipped =
-        eng.skip_update_every > 0 && t % eng.skip_update_every == 0;
-    if (with_controller && !skipped) {
-      obs.lsn = static_cast<uint64_t>(eng.lsn);
-      double seen = eng.age;
-      if (eng.age_noise > 0) {
-        std::uniform_real_distribution<double> n(-eng.age_noise, eng.age_noise);
-        seen = std::max(0.0, seen + n(eng.rng) * eng.async_mark);
-      }
-      obs.lsn_age = static_cast<uint64_t>(seen);
-      obs.async_mark = static_cast<uint64_t>(eng.async_mark);
-      obs.sync_mark = static_cast<uint64_t>(eng.sync_mark);
-      obs.dirty_pct = eng.dirty_pct;
-      obs.pool_pages =
-          eng.tell_pool ? static_cast<uint64_t>(eng.pool_pages) : 0;
-      obs.dirty_pages =
-          static_cast<uint64_t>(eng.dirty_pct / 100 * eng.pool_pages);
-      obs.free_pages = static_cast<uint64_t>(eng.free_pages);
-      obs.instance_pages =
-          static_cast<uint64_t>(eng.pool_pages / eng.instances);
-      d = ctl.update(cfg, obs);
-      lru_depth = d.lru_depth;
-    }
-    const double up = upstream_target(cfg, eng);
-    const double target = std::max(up, static_cast<double>(d.budget));
-
-    /* The LRU batch refills the free list once per second. */
-    const double lru_target = static_cast<double>(lru_depth) * eng.instances;
-    const double lru_evicted = std::max(0.0, lru_target - eng.free_pages);
-    eng.free_pages += lru_evicted;
-    /* A fifth of the evicted pages were dirty and cost a write (with the
-    dirty pages modelled, the pool's share of them). */
-    const double lru_writes =
-        lru_evicted * (eng.dirtied > 0 ? eng.dirty_pct / 100 : 0.2);
-
-    double lat = 0;
-    const double offered = target + eng.foreground_writes + lru_writes;
-    const double served = dev.serve(offered, &lat);
-    /* The page cleaner gets its share of what the device served. */
-    const double flushed = offered > 0 ? served * target / offered : 0;
-
-    double need = eng.need;
-    if (eng.combining > 0 && eng.age > 0) {
-      need *= std::pow(eng.async_mark / std::max(eng.age, 0.1 * eng.async_mark),
-                       eng.combining);
-    }
-    const double generated =
-        eng.redo_rate * std::max(0.1, 1 - eng.flush_cost * flushed);
-    eng.lsn += generated;
-    double advance = flushed / need * eng.redo_rate;
-    if (eng.flush_lag) std::swap(advance, eng.pending_advance);
-    eng.age += generated - advance;
-    eng.age = std::max(eng.age, 0.0);
-    if (eng.age >= eng.sync_mark) r.sync_seconds++;
-    if (eng.age >= eng.async_mark) r.async_seconds++;
-    if (eng.ckpt_every > 0) {
-      r.ckpt_age.push_back(eng.lsn - eng.ckpt_lsn);
-      if (r.ckpt_age.back() >= eng.free_check) r.redo_wait_seconds++;
-    }
-
-    if (eng.dirtied > 0 && eng.pool_pages > 0) {
-      const double dirty = eng.dirty_pct / 100 * eng.pool_pages + eng.dirtied -
-                           flushed - lru_writes;
-      eng.dirty_pct = std::clamp(100 * dirty / eng.pool_pages, 0.0, 99.0);
-    }
-
-    double waits = 0;
-    eng.free_pages -= eng.free_use;
-    if (eng.free_pages < 0) {
-      waits = -eng.free_pages;
-      eng.free_pages = 0;
-    }
-
-    /* A skipped update leaves the last second's counts unread: the next
-    update's interval spans both seconds, as the coordinator's does. */
-    const bool spans = with_controller && skipped;
-    obs.interval_s = spans ? obs.interval_s + 1 : 1;
-    const auto count = [spans](uint64_t before, double now) {
-      return static_cast<uint64_t>(now) + (spans ? before : 0);
-    };
-    obs.submitted = count(obs.submitted, offered);
-    obs.writes = count(obs.writes, served * dev.reported);
-    obs.write_latency_us = dev.reported > 0 ? lat : 0;
-    obs.list_flushed = count(obs.list_flushed, flushed);
-    obs.upstream = count(obs.upstream, up);
-    obs.free_waits = count(obs.free_waits, waits);
-
-    if (std::getenv("PACE_TRACE") != nullptr) {
-      std::printf(
-          "t=%d age=%.0f%% up=%.0f budget=%lu cap=%lu lat=%.0f flushed=%.0f "
-          "backlog=%.0f p=%.2f gen=%.0f dirty=%.1f%%\n",
-          t, 100 * eng.age / eng.async_mark, up,
-          static_cast<unsigned long>(d.budget),
-          static_cast<unsigned long>(d.capability), lat, flushed, dev.backlog,
-          d.pressure, generated / 1000, eng.dirty_pct);
-    }
-    r.age.push_back(eng.age);
-    r.budget.push_back(static_cast<double>(d.budget));
-    r.capability.push_back(static_cast<double>(d.capability));
-    r.latency.push_back(lat);
-    r.flushed.push_back(flushed);
-    r.generated.push_back(generated);
-    r.free_waits.push_back(static_cast<uint64_t>(waits));
-    r.lru_depth.push_back(static_cast<double>(lru_depth));
-    r.dirty_pct.push_back(eng.dirty_pct);
-  }
-  return r;
-}
-
-auto no_change = [](int, Device *, Engine *) {};
-
-/** A device (or an IOPS throttle) that serves writes in FIFO order, in
-1 ms steps: page writes and the commits' redo and binary log writes. */
-struct Write_queue {
-  double capacity_per_ms;
-  double pages{0};
-  double commits{0};
-
-  /** @return how long a commit write arriving now waits, ms */
-  double commit_wait_ms() const { return (pages + commits) / capacity_per_ms; }
-
-  /** One ms: commit writes arrive, and a ms of capacity is served in the
-  order of the queue. */
-  void step(double commits_per_ms) {
-    const double ahead = pages + commits;
-    commits += commits_per_ms;
-    double serve = capacity_per_ms;
-    const double p = std::min(pages, serve * pages / std::max(ahead, 1e-9));
-    pages -= p;
-    serve -= p;
-    commits -= std::min(commits, serve);
-  }
-};
-
-double max_of(const std::vector<double> &v, size_t from, size_t to) {
-  return *std::max_element(v.begin() + from, v.begin() + to);
-}
-double min_of(const std::vector<double> &v, size_t from, size_t to) {
-  return *std::min_element(v.begin() + from, v.begin() + to);
-}
-double mean_of(const std::vector<double> &v, size_t from, size_t to) {
-  double s = 0;
-  for (size_t i = from; i < to; ++i) s += v[i];
-  return s / (to - from);
-}
+using pace_sim::age_bound;
+using pace_sim::age_target;
+using pace_sim::config;
+using pace_sim::Device;
+using pace_sim::Engine;
+using pace_sim::max_of;
+using pace_sim::mean_of;
+using pace_sim::min_of;
+using pace_sim::no_change;
+using pace_sim::Result;
+using pace_sim::reversals;
+using pace_sim::run;
+using pace_sim::Write_queue;
 
 /** Over seconds [from, to) of a run against a throttle of `capacity`
 writes a second: the estimate near the capacity, the page cleaner given
@@ -370,20 +48,6 @@ void expect_keeps_throttle_busy(const Result &r, size_t from, size_t to,
   EXPECT_GT(mean_of(r.flushed, from, to), 0.9 * (capacity - foreground));
   EXPECT_LT(max_of(r.latency, from, to), 0.5e6) << "a queue of seconds";
   EXPECT_LT(mean_of(r.latency, from, to), 0.2e6);
-}
-
-/** Direction changes of the budget by more than `pct` percent. */
-int reversals(const std::vector<double> &v, size_t from, double pct) {
-  int n = 0;
-  int last_dir = 0;
-  for (size_t i = from + 1; i < v.size(); ++i) {
-    const double delta = v[i] - v[i - 1];
-    if (std::fabs(delta) <= v[i - 1] * pct / 100) continue;
-    const int dir = delta > 0 ? 1 : -1;
-    if (last_dir != 0 && dir != last_dir) n++;
-    last_dir = dir;
-  }
-  return n;
 }
 
 TEST(FlushPacePressure, Components) {
@@ -576,14 +240,13 @@ TEST(FlushPaceClosedLoop, HoldsAgeBetweenTheMarks) {
   EXPECT_LE(reversals(r.budget, 100, 5), 2);
 }
 
-/* Cold start, as in the stall lab: the age rises from 0 at the full redo
-rate while upstream flushes innodb_io_capacity_max, and a second's
-flushing shows in the age only the next second. The rate is at the level
-that holds the age by the time the age reaches its target, and does not
-overshoot it: in the approach the budget never exceeds the settled one by
-more than 30% (in the lab an overshoot to twice the settled rate cost five
-seconds below 70% of the mean TPS), and the age never runs past
-age_bound(). */
+/* Cold start: the age rises from 0 at the full redo rate while upstream
+flushes innodb_io_capacity_max, and a second's flushing shows in the age
+only the next second. The rate is at the level that holds the age by the
+time the age reaches its target, and does not overshoot it: in the
+approach the budget never exceeds the settled one by more than 30% (an
+overshoot takes throughput from the transactions), and the age never
+runs past age_bound(). */
 TEST(FlushPaceClosedLoop, ApproachesWithoutOvershoot) {
   Device dev;
   Engine eng;
@@ -646,14 +309,10 @@ is high, and the rate that holds the age there is lower once the page
 cleaner flushes it; the controller misses every third second, as the
 coordinator's rounds make it do. The throughput (redo generated) must
 come down to its settled level without a second below 80% of it, and
-without swinging. A faster rise of the rate from below (x1.5 a second)
-only just passes, and a ramp from 24 seconds of redo below the target
-fails: at a young age a page advances the checkpoint little, so the rate
-that holds a young age is high. This model, with write combining 1, does
-not reproduce the lab's one second at 0.65 of the mean (2026-11-26, run
-04, the budget at 4,058 pages/s on the way); see
-ApproachAfterAColdStartTakesNoDip for the lab's denser first-dirtied
-pages. */
+without swinging: at a young age a page advances the checkpoint little,
+so the rate that holds a young age is high, and a faster rise from below
+or a longer ramp overshoots. See ApproachAfterAColdStartTakesNoDip for
+denser first-dirtied pages. */
 TEST(FlushPaceClosedLoop, ApproachTakesNoThroughputDip) {
   const Engine eng = cold_start(1, 4e6, 3000);
   const Result r = run(300, Device(), eng, true, no_change);
@@ -661,21 +320,16 @@ TEST(FlushPaceClosedLoop, ApproachTakesNoThroughputDip) {
   EXPECT_LE(reversals(r.budget, 100, 5), 2);
 }
 
-/* Stall lab A after a cold start, calibrated to the lab (2026-11-26):
-the pages dirtied first, at the highest rate, are the oldest, so holding
-a young age takes far more flushes than holding the target (combining
-2.5), the age rises 5.5% of the async mark a second with upstream alone,
-the device is a 6,600-IOPS throttle, and the sync mark is 7.5% above the
+/* Stall lab A after a cold start, calibrated to its scenario: the pages
+dirtied first, at the highest rate, are the oldest, so holding a young
+age takes far more flushes than holding the target (combining 2.5), the
+age rises 5.5% of the async mark a second with upstream alone, the
+device is a 6,600-IOPS throttle, and the sync mark is 7.5% above the
 async mark (the marks less the free-check margin). The throughput (redo
 generated) stays above 0.8 of its settled level, and the budget peaks
-under 1.3x its settled level. Here the rate rising by up to 20% an
-interval peaks at 1.40x with a worst second at 0.86 if it rises on after
-the last interval's checkpoint advance met the wanted one, and at 1.22x
-and 0.93 if it holds there (at 25%: 1.53x and 0.82, held 1.41x). The lab
-overshot more: 1.68x-1.95x and 0.62-0.75 of the mean TPS. Before
-2026-11-26 (night) run() gave an update after a skipped one a second's
-interval but two seconds' redo, and then matched the lab at 25% (1.95x,
-0.67). */
+under 1.3x its settled level: the rate holds once the last interval's
+checkpoint advance met the wanted one (rising on from there, it peaks
+near 1.4x). */
 TEST(FlushPaceClosedLoop, ApproachAfterAColdStartTakesNoDip) {
   const Engine eng = lab_a_cold_start(2.5, 2000);
   const Result r = run(300, lab_a_device(), eng, true, no_change);
@@ -685,14 +339,14 @@ TEST(FlushPaceClosedLoop, ApproachAfterAColdStartTakesNoDip) {
       << "settled at " << settled;
 }
 
-/* The same approach over the range around the lab's: write combining
-1.5-3 and 2,000-3,200 pages/s needed at the async mark (2,800 settles at
-~2,150 pages/s, the lab's 2,100-2,250). The budget peaks under 1.35x its
-settled level, the throughput stays above 0.8 of its settled level and
-the age short of age_bound() in every case. With the ramp starting
-from zero, not from upstream's request, the age ran past the async mark
-(101.5% at 2,800 pages/s); with the last interval's advance not scaled by
-the flushing's rise, the budget peaked at up to 1.52x. */
+/* The same approach over the range around stall lab A's: write
+combining 1.5-3 and 2,000-3,200 pages/s needed at the async mark (2,800
+settles at ~2,150 pages/s, as the lab's scenario does). The budget peaks
+under 1.35x its settled level, the throughput stays above 0.8 of its
+settled level and the age short of age_bound() in every case. The ramp
+starts from upstream's request, not from zero (else the age runs past
+the async mark), and the last interval's advance is scaled by the
+flushing's rise (else the budget peaks at up to 1.5x). */
 TEST(FlushPaceClosedLoop, ApproachAtTheLabsSettledRateTakesNoDip) {
   for (const double combining : {1.5, 2.0, 2.5, 3.0}) {
     for (const double need : {2000.0, 2800.0, 3200.0}) {
@@ -713,10 +367,9 @@ overshoots its target, and is back near the target within half a minute,
 without swinging. The target leaves 6% of the async mark below the
 sync mark, under two seconds of the doubled redo, and the controller
 sees the step an interval late: the age reaches the sync mark for a few
-seconds (6 with the rate rising by RATE_UP an interval past
-overrun_mark(), 3 with RATE_UP_OVERRUN and the last interval's redo
-rate), where upstream alone stays there. With the target at 95% of the
-async mark (until 2026-11-27, eighth session) it stayed short of it. */
+seconds (twice as long with the rate rising by RATE_UP past
+overrun_mark() and from the window's redo rate), where upstream alone
+stays there. */
 TEST(FlushPaceClosedLoop, FollowsALoadStep) {
   Device dev;
   Engine eng;
@@ -743,7 +396,7 @@ TEST(FlushPaceClosedLoop, FollowsALoadStep) {
 /* The age the controller reads is off by up to +/-2% of the async mark
 each second (in 9.7.2 the oldest modification is read without the flush
 order latch, off by up to the recent-closed buffer, about 2 MB against an
-async mark of 80 MB in the stall lab): the budget still settles in a band,
+async mark of 80 MB): the budget still settles in a band,
 the age stays near its target and the sync mark is never reached. */
 TEST(FlushPaceClosedLoop, NoisyAgeStillSettles) {
   Device dev;
@@ -798,16 +451,15 @@ TEST(FlushPaceClosedLoop, BacksOffWhenLatencyRises) {
   EXPECT_LT(mean_of(r.latency, 250, 400), 0.2e6);
 }
 
-/* Measured in the stall lab (checkpoint_wave, 2026-11-25, flush slices):
-with nothing written differently, the page write latency rose from about
-1 ms to 4-17 ms for minutes while the device still completed every write;
-the capability estimate was cut (6,549 to 1,956 pages/s) and, held to it
-below the async mark, the age-following rate let the age run past the
-async mark into sync-mode flushing for 2-3 minutes a run. Here the latency
+/* A device's page write latency can rise several times over for minutes
+while it still completes every write (a neighbour, a shared volume). The
+capability estimate is cut; held to it, the age-following rate would let
+the age run past the async mark into sync-mode flushing. Here the latency
 at idle rises 30 times for two minutes at the same capacity: the estimate
 is cut (the pressure budget backs off), but the flushing the checkpoint
-age needs goes on, so the age never runs past age_bound() and the page
-cleaner keeps writing what the load needs. */
+age needs goes on (the latency back-off only stops the catch-up), so the
+age never runs past age_bound() and the page cleaner keeps writing what
+the load needs. */
 TEST(FlushPaceClosedLoop, LatencyRiseWithoutQueueKeepsTheAge) {
   Device dev;
   Engine eng;
@@ -822,22 +474,19 @@ TEST(FlushPaceClosedLoop, LatencyRiseWithoutQueueKeepsTheAge) {
   the load needs... */
   EXPECT_LT(min_of(r.capability, 150, 270), eng.need);
   /* ... yet the age holds near its target, ... */
-
   EXPECT_EQ(r.sync_seconds, 0);
   EXPECT_LT(max_of(r.age, 100, 400), age_bound(eng));
   /* ... and the flushing does not sag while the latency is high. */
   EXPECT_GT(min_of(r.flushed, 150, 270), 0.9 * eng.need);
 }
 
-/* Measured in the stall lab (checkpoint_wave, 2026-11-25 evening): under
-load upstream writes a checkpoint only every seven seconds, so with the
-oldest modification held at 90% of the async mark (the target then) the
-checkpoint age still climbed to 104-107% of it, and every checkpoint
-second had redo-space waits (84 seconds a run). Here the checkpoint comes every
-7 s and the free-check limit sits at the sync mark: pacing alone does not avoid
-the waits; with its checkpoint requests the checkpoint age stays below the
-free-check limit by at least 1% of the async mark, with a checkpoint most
-seconds. */
+/* Under load upstream writes a checkpoint only every seven seconds, so
+with the oldest modification held at its target the checkpoint age still
+climbs past it into the free-check limit (redo-space waits). Here the
+checkpoint comes every 7 s and the free-check limit sits at the sync
+mark: pacing alone does not avoid the waits; with its checkpoint
+requests the checkpoint age stays below the free-check limit by at least
+1% of the async mark, with a checkpoint most seconds. */
 TEST(FlushPaceClosedLoop, CheckpointKeepsUpWithTheHeldAge) {
   Device dev;
   Engine eng;
@@ -919,8 +568,8 @@ TEST(FlushPaceClosedLoop, FollowsAFasterDevice) {
 }
 
 /* The device gets three times slower while the load needs more than it
-can do (a volume's burst credit runs out; in the stall lab, the blkio
-throttle goes on after the unthrottled settle): the estimate learned on
+can do (a volume's burst credit runs out, a blkio throttle goes on): the
+estimate learned on
 the fast device comes down to the slow one, the page cleaner keeps the
 slow device busy, and no queue of seconds stands in front of commits. */
 TEST(FlushPaceClosedLoop, FollowsASlowerDevice) {
@@ -960,7 +609,7 @@ TEST(FlushPaceClosedLoop, FreePageWaitsVanish) {
 }
 
 /* Stall lab B's shape: reads take more free pages a second than the LRU
-batch keeps, and 75% of the pool is dirty (vanilla's level there, below
+batch keeps, and 75% of the pool is dirty (upstream's level there, below
 innodb_max_dirty_pages_pct 90). The LRU depth answers the free-page
 waits; the flush list gets nothing beyond upstream's target, which does
 not put a page on a free list and, flushed young, costs writes. */
@@ -984,10 +633,10 @@ TEST(FlushPaceClosedLoop, FreePagePressureDeepensTheLruOnly) {
   EXPECT_LE(max_of(paced.flushed, 0, 120), 400);
 }
 
-/* Stall lab B's later phase (2026-11-26): a volume at its write cap,
-reads taking more free pages than the LRU batch keeps, and the pool at
-82% dirty. Upstream's own flushing holds such a pool just under
-innodb_max_dirty_pages_pct (vanilla: 89% of 90) and the LRU depth
+/* Stall lab B's later phase: a volume at its write cap, reads taking
+more free pages than the LRU batch keeps, and the pool at 82% dirty.
+Upstream's own flushing holds such a pool just under
+innodb_max_dirty_pages_pct (89% of 90) and the LRU depth
 answers the free-page waits, so the flush list gets nothing beyond
 upstream's target there: at the cap each extra page write is taken from
 the commits. Near the limit the budget still rises. */
@@ -1014,10 +663,10 @@ TEST(FlushPaceClosedLoop, DirtyShareShortOfTheLimitAtTheCapRaisesNoBudget) {
 
 /* The LRU depth moves in steps of at most 10% a second, up while threads
 wait and back down once the free lists are full, so that no LRU batch is
-thousands of pages larger than the pages taken (stall lab B, 2026-11-26:
-set to 4x at the first wait, it made batches of 3,000-4,100 pages on a
-3,000-IOPS volume and TPS fell to 100-200 in those seconds). The waits
-still stop, and the depth comes back down when the reads do. */
+thousands of pages larger than the pages taken (set to 4x at the first
+wait, the depth makes batches of thousands of pages on a volume at its
+IOPS cap, and the reads queue behind them). The waits still stop, and
+the depth comes back down when the reads do. */
 TEST(FlushPaceClosedLoop, LruDepthMovesInSteps) {
   Device dev;
   Engine eng;
@@ -1082,10 +731,10 @@ TEST(FlushPaceClosedLoop, DirtyPagesAtTheLimitRaiseTheBudget) {
   EXPECT_GT(mean_of(paced.flushed, 30, 60), 1000);
 }
 
-/* Stall lab B, 2026-11-26: in an IO-bound pool one second's dirty share
-swings between about 50% and 90% as LRU batches evict. Read second by
-second, the pressure (which rises at once) spiked to 1 at every peak and
-lifted the flush-list budget for seconds after; from the smoothed share,
+/* In an IO-bound pool one second's dirty share swings between about 50%
+and 90% as LRU batches evict. Read second by second, the pressure (which
+rises at once) would spike to 1 at every peak and lift the flush-list
+budget for seconds after; from the smoothed share,
 swings around 75% leave it alone, and a pool that stays at the limit
 still gets it. */
 TEST(FlushPaceClosedLoop, SwingingDirtyShareRaisesNoBudget) {
@@ -1103,7 +752,7 @@ TEST(FlushPaceClosedLoop, SwingingDirtyShareRaisesNoBudget) {
   EXPECT_GT(mean_of(held.budget, 30, 120), 1000);
 }
 
-/* Stall lab B, 2026-11-27: a 16,384-page pool at a 3,000-IOPS volume's
+/* Stall lab B's shape: a 16,384-page pool at a 3,000-IOPS volume's
 write cap, pages made dirty a little faster than the LRU batches write
 them, so the flush list has to take ~350 pages a second to keep the pool
 short of innodb_max_dirty_pages_pct. Read as pressure x capability
@@ -1164,8 +813,8 @@ TEST(FlushPaceController, HoldRateFadesInBelowTheBand) {
   EXPECT_DOUBLE_EQ(hold_rate(350, 88, 86, 10000), 350 + 0.2 * 2 * 100);
 }
 
-/* Why LRU batches every tenth of a second, each of at most a fifth of the
-depth: one buffer pool instance whose reads take 1.3 free pages a ms
+/* Why LRU batches every twentieth of a second, each of at most a tenth
+of the depth: one buffer pool instance whose reads take 1.3 free pages a ms
 (1,300 a second, more than innodb_lru_scan_depth), a scan that takes
 800 more at once at 2.5 s, 60% of the pages evicted at the LRU tail
 dirty (a write each), and a device (or an IOPS throttle) serving 2.5
@@ -1174,8 +823,8 @@ and binary log writes a ms. Upstream's way, an LRU batch refills the
 free list to the depth at the start of each second and whenever a thread
 finds it empty: each puts hundreds of writes in the queue at once, and
 the commit writes behind them wait a quarter of a second or more. Paced,
-batches run every tenth of a second while the list is below the depth,
-each at most lru_batch(): the list never runs empty, and the worst
+batches run every 1 / LRU_ROUNDS of a second while the list is below the
+depth, each at most lru_batch(): the list never runs empty, and the worst
 commit write waits a fraction as long. Simulated in 1 ms steps, for the
 depth innodb_lru_scan_depth and twice it. */
 TEST(FlushPaceLru, RefillSpreadOverTheSecond) {
@@ -1353,12 +1002,11 @@ TEST(FlushPaceController, PressureFallsSlowly) {
   EXPECT_EQ(d.budget, 0u);
 }
 
-/* A drain (innodb_max_dirty_pages_pct and _lwm at 0, as the stall lab's
-settle and many runbooks do) is full pressure; setting the limits back is
-not a noisy dirty share, so the pressure and the budget go at once. With
-the pressure smoothed across the change the budget stayed above zero for
-over ten seconds (stall lab A, 2026-11-26), and it still does when only
-the dirty share falls (PressureFallsSlowly). */
+/* A drain (innodb_max_dirty_pages_pct and _lwm at 0, as many runbooks
+do before a benchmark) is full pressure; setting the limits back is not a
+noisy dirty share, so the pressure and the budget go at once (smoothed
+across the change, the budget would stay for seconds). When only the
+dirty share falls it is still smoothed (PressureFallsSlowly). */
 TEST(FlushPaceController, RestoredDirtyLimitReleasesThePressureAtOnce) {
   Controller ctl;
   Observation obs;
@@ -1388,9 +1036,9 @@ TEST(FlushPaceController, RestoredDirtyLimitReleasesThePressureAtOnce) {
   EXPECT_GT(d.budget, 0u);
 }
 
-/* Measured in the stall lab (open_loop, 2026-11-24): on a device shared
-with redo and binlog syncs the 1-s write latency swings between 1 and 13 ms
-while upstream flushes 800 pages/s in sync mode. The baseline must follow
+/* On a device shared with redo and binlog syncs the 1-s write latency
+swings between 1 and 13 ms while upstream flushes 800 pages/s in sync
+mode (stall lab C's open-loop scenario). The baseline must follow
 the latency at upstream's own flushing, or one quiet second early on sets
 a limit the device never meets again and the capability is cut to the
 floor for good. */
@@ -1434,9 +1082,8 @@ uint64_t learn_quietly(Controller *ctl, Observation *obs) {
 /* Upstream's own sync-mode flushing overloads the device for a second
 (4000 pages asked for and flushed, latency 20x the baseline, the queue
 growing): pacing did not add those writes, so the capability it learned is
-not cut. Measured in the stall lab (checkpoint_wave, 2026-11-24): cut by
-every sync-flush second, the estimate stayed at 470-1,470 pages/s for
-three minutes. */
+not cut (cut by every sync-flush second, the estimate would stay far
+below the device for minutes). */
 TEST(FlushPaceController, UpstreamSyncFlushDoesNotCut) {
   Controller ctl;
   Observation obs;
@@ -1457,12 +1104,10 @@ TEST(FlushPaceController, UpstreamSyncFlushDoesNotCut) {
   EXPECT_LT(ctl.last().capability, learned);
 }
 
-/* Measured in the stall lab (checkpoint_wave, 2026-11-25 evening, run
-04): in the first seconds, with the latency still high from the load's
-start, upstream's own target of 400 pages/s went out as 401 (a batch ends
-at a page boundary), which counted as pacing's own flushing and cut the
-estimate from 6,280 to 340 pages/s. A page over upstream's target is not
-pacing's doing. */
+/* In the first seconds of a load, with the latency still high from its
+start, upstream's own target of 400 pages/s goes out as 401 (a batch
+ends at a page boundary). A page over upstream's target is not pacing's
+doing, and does not cut the estimate. */
 TEST(FlushPaceController, UpstreamsTargetPlusAPageDoesNotCut) {
   Controller ctl;
   Observation obs;
@@ -1479,9 +1124,8 @@ TEST(FlushPaceController, UpstreamsTargetPlusAPageDoesNotCut) {
 
 /* An overload from flushing well past the capability (the age-following
 rate, which is not held to it) does not cut it further: the estimate said
-the device would not carry that much. Before, under a throttle, the
-age-following rate run into the queue cut the estimate twice over in the
-approach, to half of what the throttle let through. */
+the device would not carry that much (cut there, under a throttle, the
+estimate would fall to half of what the throttle lets through). */
 TEST(FlushPaceController, OverloadPastTheCapabilityDoesNotCut) {
   Controller ctl;
   Observation obs;
@@ -1507,12 +1151,10 @@ TEST(FlushPaceClosedLoop, CeilingHonoured) {
   EXPECT_LE(max_of(r.budget, 0, 200), 1000);
 }
 
-/* reset() forgets: the estimate starts again at innodb_io_capacity_max
-(no stale measurement after the feature is switched off and on). */
 /* The coordinator updates the controller from its active rounds only: an
 interval of a minute is an idle server, and so is an interval in which
-the coordinator ran an idle round (the stall lab's settle between prepare
-and the run takes 2 s). What it remembers of the load before the gap
+the coordinator ran an idle round (a pause of 2 s between a load's
+prepare and its run). What it remembers of the load before the gap
 (pressure, budget, LRU depth, age window) is gone after it; what it
 learned about the device stays. One second later with no idle round, the
 same observation still finds the pressure falling slowly
@@ -1556,8 +1198,8 @@ only by its x0.8 step down from what was flushed. The
 bulk load ends and an OLTP load (5.5% a second) follows at once, with no
 idle round. At this age the OLTP load needs no flushing from pacing, and
 from the first update there is none; read from the window's redo rate
-alone (the bulk load's for seven more intervals) the budget fell by x0.8
-a second, as in stall lab A right after prepare (2026-11-26). */
+alone (the bulk load's for seven more intervals) the budget would fall
+by only x0.8 a second. */
 TEST(FlushPaceController, LoadDropAtAYoungAgeStopsTheRate) {
   Controller ctl;
   Observation obs;
@@ -1581,13 +1223,12 @@ TEST(FlushPaceController, LoadDropAtAYoungAgeStopsTheRate) {
   EXPECT_EQ(ctl.update(config(), obs).budget, 0u);
 }
 
-/* The lab's well-tuned `write_only` (2026-11-27): innodb_io_capacity
-8,000, the oldest modification at 6-26% of the async mark, upstream
-flushing ~1,000 pages/s. Some advance of the checkpoint is wanted (the
-approach starts twelve seconds of redo short of the target), but far less
-than upstream already gives; the budget asked for 6,400-9,600 pages/s
-(0.8 and 1.2 x innodb_io_capacity) and the page cleaner wrote ~5,800
-pages in a second. */
+/* A well-tuned write-only load: innodb_io_capacity 8,000, the oldest
+modification at 6-26% of the async mark, upstream flushing ~1,000
+pages/s. Some advance of the checkpoint is wanted (the approach starts
+twelve seconds of redo short of the target), but far less than upstream
+already gives: a step bounded from innodb_io_capacity would ask for
+6,400-9,600 pages/s. The budget stays near upstream's. */
 TEST(FlushPaceController, YoungAgeAtALargeIoCapacityAsksForNoBurst) {
   Config cfg = config();
   cfg.io_capacity = 8000;
@@ -1617,6 +1258,8 @@ TEST(FlushPaceController, YoungAgeAtALargeIoCapacityAsksForNoBurst) {
   }
 }
 
+/* reset() forgets: the estimate starts again at innodb_io_capacity_max
+(no stale measurement after the feature is switched off and on). */
 TEST(FlushPaceController, ResetForgets) {
   Controller ctl;
   Observation obs;
@@ -1753,8 +1396,8 @@ TEST(FlushPaceRound, SyncRoundsCarryASlice) {
 /* Commits out of redo space wait for the log checkpointer, and it waits for
 the end of the running sync flush round (up to a second) before it writes
 the checkpoint. Rounds run back to back at what a saturated device
-completes (stall lab D: ~2,750 pages/s against a budget of ~3,300 pages/s,
-upstream asking for innodb_io_capacity). */
+completes (~2,750 pages/s against a budget of ~3,300 pages/s, upstream
+asking for innodb_io_capacity, as in stall lab D's saturated device). */
 TEST(FlushPaceRound, CheckpointerWaitsLittleForASyncRound) {
   auto worst_wait_s = [](uint64_t round_pages) {
     const double device = 2750;

@@ -259,9 +259,9 @@ log_checkpointer()), or when a user thread runs short of redo space: the
 checkpoint then trails the oldest modification by up to seven seconds of
 redo. With the age of the oldest modification held at its target, the
 checkpoint age itself would run past it and into the free-check limit
-(redo-space waits). A checkpoint is asked for once the checkpoint age has reached the age target
-(age_target()) and the checkpoint can advance by CKPT_MIN_ADVANCE of the
-async mark.
+(redo-space waits). A checkpoint is asked for once the checkpoint age
+has reached the age target (age_target()) and the checkpoint can advance
+by CKPT_MIN_ADVANCE of the async mark.
 @param[in]  ckpt_age    current LSN - last checkpoint LSN
 @param[in]  lsn_age     current LSN - oldest modification (0: no dirty page)
 @param[in]  async_mark  as in Observation (0: unknown, never asks)

@@ -1,0 +1,380 @@
+/* The closed-loop simulator for the device-paced flushing controller's
+unit tests (buf0flu_pace.h): a simulated device (a capacity in writes per
+second, an idle latency, a latency curve or a throttle that queues, a
+speed change) and a simulated engine (redo generation, the checkpoint
+age it drives towards the async and sync marks, what 9.7.2's page
+cleaner asks for with innodb_io_capacity_max far below the device, a
+free list drained by reads and refilled by the LRU batch), stepped one
+second at a time with or without the controller. Set PACE_TRACE in the
+environment to print every second of a run. */
+
+#ifndef pace_sim_h
+#define pace_sim_h
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "buf0flu_pace.h"
+
+namespace pace_sim {
+
+using buf_flush_pace::Config;
+using buf_flush_pace::Controller;
+using buf_flush_pace::Decision;
+using buf_flush_pace::Observation;
+
+/** A block device: serves up to `capacity` writes per second; what is
+offered beyond that waits in a queue (a throttle or a saturated device). */
+struct Device {
+  double capacity{8000};
+  double idle_us{200};
+  /** true: latency stays at idle until the cap, then only queueing adds
+  (a blkio throttle); false: it also rises as utilisation nears 1 (an
+  SSD's curve). */
+  bool flat_until_cap{false};
+  /** Steepness of that rise: latency x (1 + curve x u / (1 - u)), u the
+  utilisation (capped at 0.97); 1 is an M/M/1 queue, whose mean depth is
+  u / (1 - u). */
+  double curve{0.2};
+  /** +/- this share of random noise on the latency. */
+  double noise{0};
+  /** Share of the completed writes the engine reports as completed, with
+  their latency (0: none, simulated AIO without the completion hook). */
+  double reported{1};
+  double backlog{0};
+  std::mt19937 rng{42};
+
+  /** Offer `offered` writes for one second.
+  @return writes served; *latency_us their mean latency */
+  double serve(double offered, double *latency_us) {
+    const double want = offered + backlog;
+    const double served = std::min(want, capacity);
+    backlog = want - served;
+    const double util = served / capacity;
+    double lat = idle_us;
+    if (!flat_until_cap) {
+      const double u = std::min(util, 0.97);
+      lat *= 1 + curve * u / (1 - u);
+    }
+    lat += backlog / capacity * 1e6; /* time to drain the queue */
+    if (noise > 0) {
+      std::uniform_real_distribution<double> d(1 - noise, 1 + noise);
+      lat *= d(rng);
+    }
+    *latency_us = lat;
+    return served;
+  }
+};
+
+/** The engine around the page cleaner, one step per second. */
+struct Engine {
+  /** Redo generated per second (LSN units). */
+  double redo_rate{3e6};
+  /** Page flushes per second that keep the checkpoint age constant at the
+  async mark. */
+  double need{2000};
+  /** Write combining: at a younger checkpoint age each page has taken
+  fewer changes when it is flushed, so more flushes are needed, as
+  need x (async_mark / age)^combining (0: no such effect). */
+  double combining{0};
+  /** Share of the redo generation (the transactions) that each page
+  flushed per second takes: flushing competes with them for CPU and for
+  the device (stall lab A's scenario loses about 0.00015 of its
+  throughput per page a second). 0: none. */
+  double flush_cost{0};
+  /** The controller misses every this-many-th second (0: never): the
+  coordinator's rounds make its updates come every 1-1.5 s. */
+  int skip_update_every{0};
+  /** Current LSN. */
+  double lsn{1e9};
+  double async_mark{80e6};
+  double sync_mark{90e6};
+  double age{0};
+  /** Writes by other threads (single-page flushes, doublewrite aside). */
+  double foreground_writes{500};
+  double dirty_pct{5};
+  /** Buffer pool pages. */
+  double pool_pages{65536};
+  /** The controller is told the pool's size and dirty pages (false: as
+  before the hold rate, pressure x capability in the whole band). */
+  bool tell_pool{true};
+  /** Pages made dirty a second; 0: dirty_pct is set by the test, else it
+  follows from these, the flush list's pages and the dirty pages the LRU
+  batch evicts (a share of them as the pool's). */
+  double dirtied{0};
+  /** Free pages taken per second by reads of new pages. */
+  double free_use{0};
+  uint64_t instances{4};
+  double free_pages{4096};
+  /** +/- this share of the async mark of random error on the age the
+  controller sees (the oldest modification is read without the flush
+  order latch; flush batches end at page boundaries). */
+  double age_noise{0};
+  /** true: a second's flushing moves the age one second later (the
+  batch is written over the second, the age is read at its start). */
+  bool flush_lag{false};
+  /** The advance of the last second's flushing, when flush_lag. */
+  double pending_advance{0};
+  /** Upstream's checkpointer under load: a checkpoint (to the oldest
+  modification) every this many seconds; 0: the checkpoint is not
+  modelled. */
+  int ckpt_every{0};
+  /** Also one whenever checkpoint_wanted() says so (pacing's request). */
+  bool request_ckpt{false};
+  /** LSN of the last checkpoint. */
+  double ckpt_lsn{0};
+  /** Checkpoint age at which user threads wait for redo space (upstream's
+  free-check limit). */
+  double free_check{90e6};
+  std::mt19937 rng{7};
+};
+
+/** The checkpoint age pacing holds, for the engine's marks. */
+inline double age_target(const Engine &e) {
+  return buf_flush_pace::age_target(static_cast<uint64_t>(e.async_mark),
+                                    static_cast<uint64_t>(e.sync_mark));
+}
+
+/** Most the age may reach settled or on an approach: its transients use no
+more than half the room the target leaves below the sync mark. */
+inline double age_bound(const Engine &e) {
+  return (age_target(e) + e.sync_mark) / 2;
+}
+
+struct Result {
+  std::vector<double> age, budget, capability, latency, flushed;
+  /** Redo generated each second (the transactions' throughput). */
+  std::vector<double> generated;
+  std::vector<uint64_t> free_waits;
+  /** The LRU depth decided each second. */
+  std::vector<double> lru_depth;
+  /** Dirty-page share at the end of each second. */
+  std::vector<double> dirty_pct;
+  int sync_seconds{0};
+  int async_seconds{0};
+  /** Checkpoint age at the end of each second, when modelled. */
+  std::vector<double> ckpt_age;
+  int checkpoints{0};
+  /** Seconds that ended with the checkpoint age at the free-check limit. */
+  int redo_wait_seconds{0};
+};
+
+inline Config config() {
+  Config cfg;
+  cfg.io_capacity = 200;
+  cfg.io_capacity_max = 400;
+  cfg.latency_pct = 200;
+  cfg.lru_scan_depth = 1024;
+  cfg.dirty_lwm_pct = 10;
+  cfg.dirty_max_pct = 90;
+  return cfg;
+}
+
+/** What 9.7.2's page cleaner asks for: adaptive flushing grows with the
+age but is clipped at innodb_io_capacity_max; past the sync mark it
+flushes up to twice that. */
+inline double upstream_target(const Config &cfg, const Engine &e) {
+  if (e.age >= e.sync_mark) return 2.0 * cfg.io_capacity_max;
+  if (e.age < 0.1 * e.async_mark) return 0;
+  const double t = cfg.io_capacity + e.age / e.async_mark * cfg.io_capacity_max;
+  return std::min<double>(t, cfg.io_capacity_max);
+}
+
+/** Runs `seconds` steps; `with_controller` false gives upstream alone.
+`change` may alter the device or engine at each second. */
+template <typename Change>
+Result run(int seconds, Device dev, Engine eng, bool with_controller,
+           Change change, Config cfg = config()) {
+  Controller ctl;
+  Result r;
+  Observation obs;
+  obs.instances = eng.instances;
+  uint64_t lru_depth = cfg.lru_scan_depth;
+  eng.ckpt_lsn = eng.lsn - eng.age;
+  for (int t = 0; t < seconds; ++t) {
+    change(t, &dev, &eng);
+
+    /* The checkpointer: upstream's periodic one, and pacing's request. */
+    if (eng.ckpt_every > 0) {
+      const auto ckpt_age = static_cast<uint64_t>(eng.lsn - eng.ckpt_lsn);
+      const bool asked = with_controller && eng.request_ckpt &&
+                         buf_flush_pace::checkpoint_wanted(
+                             ckpt_age, static_cast<uint64_t>(eng.age),
+                             static_cast<uint64_t>(eng.async_mark),
+                             static_cast<uint64_t>(eng.sync_mark));
+      if (asked || t % eng.ckpt_every == 0) {
+        eng.ckpt_lsn = eng.lsn - eng.age;
+        r.checkpoints++;
+      }
+    }
+
+    /* The controller decides from the last interval. */
+    Decision d = ctl.last();
+    const bool skipped =
+        eng.skip_update_every > 0 && t % eng.skip_update_every == 0;
+    if (with_controller && !skipped) {
+      obs.lsn = static_cast<uint64_t>(eng.lsn);
+      double seen = eng.age;
+      if (eng.age_noise > 0) {
+        std::uniform_real_distribution<double> n(-eng.age_noise, eng.age_noise);
+        seen = std::max(0.0, seen + n(eng.rng) * eng.async_mark);
+      }
+      obs.lsn_age = static_cast<uint64_t>(seen);
+      obs.async_mark = static_cast<uint64_t>(eng.async_mark);
+      obs.sync_mark = static_cast<uint64_t>(eng.sync_mark);
+      obs.dirty_pct = eng.dirty_pct;
+      obs.pool_pages =
+          eng.tell_pool ? static_cast<uint64_t>(eng.pool_pages) : 0;
+      obs.dirty_pages =
+          static_cast<uint64_t>(eng.dirty_pct / 100 * eng.pool_pages);
+      obs.free_pages = static_cast<uint64_t>(eng.free_pages);
+      obs.instance_pages =
+          static_cast<uint64_t>(eng.pool_pages / eng.instances);
+      d = ctl.update(cfg, obs);
+      lru_depth = d.lru_depth;
+    }
+    const double up = upstream_target(cfg, eng);
+    const double target = std::max(up, static_cast<double>(d.budget));
+
+    /* The LRU batch refills the free list once per second. */
+    const double lru_target = static_cast<double>(lru_depth) * eng.instances;
+    const double lru_evicted = std::max(0.0, lru_target - eng.free_pages);
+    eng.free_pages += lru_evicted;
+    /* A fifth of the evicted pages are dirty and cost a write (with the
+    dirty pages modelled, the pool's share of them). */
+    const double lru_writes =
+        lru_evicted * (eng.dirtied > 0 ? eng.dirty_pct / 100 : 0.2);
+
+    double lat = 0;
+    const double offered = target + eng.foreground_writes + lru_writes;
+    const double served = dev.serve(offered, &lat);
+    /* The page cleaner gets its share of what the device served. */
+    const double flushed = offered > 0 ? served * target / offered : 0;
+
+    double need = eng.need;
+    if (eng.combining > 0 && eng.age > 0) {
+      need *= std::pow(eng.async_mark / std::max(eng.age, 0.1 * eng.async_mark),
+                       eng.combining);
+    }
+    const double generated =
+        eng.redo_rate * std::max(0.1, 1 - eng.flush_cost * flushed);
+    eng.lsn += generated;
+    double advance = flushed / need * eng.redo_rate;
+    if (eng.flush_lag) std::swap(advance, eng.pending_advance);
+    eng.age += generated - advance;
+    eng.age = std::max(eng.age, 0.0);
+    if (eng.age >= eng.sync_mark) r.sync_seconds++;
+    if (eng.age >= eng.async_mark) r.async_seconds++;
+    if (eng.ckpt_every > 0) {
+      r.ckpt_age.push_back(eng.lsn - eng.ckpt_lsn);
+      if (r.ckpt_age.back() >= eng.free_check) r.redo_wait_seconds++;
+    }
+
+    if (eng.dirtied > 0 && eng.pool_pages > 0) {
+      const double dirty = eng.dirty_pct / 100 * eng.pool_pages + eng.dirtied -
+                           flushed - lru_writes;
+      eng.dirty_pct = std::clamp(100 * dirty / eng.pool_pages, 0.0, 99.0);
+    }
+
+    double waits = 0;
+    eng.free_pages -= eng.free_use;
+    if (eng.free_pages < 0) {
+      waits = -eng.free_pages;
+      eng.free_pages = 0;
+    }
+
+    /* A skipped update leaves the last second's counts unread: the next
+    update's interval spans both seconds, as the coordinator's does. */
+    const bool spans = with_controller && skipped;
+    obs.interval_s = spans ? obs.interval_s + 1 : 1;
+    const auto count = [spans](uint64_t before, double now) {
+      return static_cast<uint64_t>(now) + (spans ? before : 0);
+    };
+    obs.submitted = count(obs.submitted, offered);
+    obs.writes = count(obs.writes, served * dev.reported);
+    obs.write_latency_us = dev.reported > 0 ? lat : 0;
+    obs.list_flushed = count(obs.list_flushed, flushed);
+    obs.upstream = count(obs.upstream, up);
+    obs.free_waits = count(obs.free_waits, waits);
+
+    if (std::getenv("PACE_TRACE") != nullptr) {
+      std::printf(
+          "t=%d age=%.0f%% up=%.0f budget=%lu cap=%lu lat=%.0f flushed=%.0f "
+          "backlog=%.0f p=%.2f gen=%.0f dirty=%.1f%%\n",
+          t, 100 * eng.age / eng.async_mark, up,
+          static_cast<unsigned long>(d.budget),
+          static_cast<unsigned long>(d.capability), lat, flushed, dev.backlog,
+          d.pressure, generated / 1000, eng.dirty_pct);
+    }
+    r.age.push_back(eng.age);
+    r.budget.push_back(static_cast<double>(d.budget));
+    r.capability.push_back(static_cast<double>(d.capability));
+    r.latency.push_back(lat);
+    r.flushed.push_back(flushed);
+    r.generated.push_back(generated);
+    r.free_waits.push_back(static_cast<uint64_t>(waits));
+    r.lru_depth.push_back(static_cast<double>(lru_depth));
+    r.dirty_pct.push_back(eng.dirty_pct);
+  }
+  return r;
+}
+
+inline constexpr auto no_change = [](int, Device *, Engine *) {};
+
+/** A device (or an IOPS throttle) that serves writes in FIFO order, in
+1 ms steps: page writes and the commits' redo and binary log writes. */
+struct Write_queue {
+  double capacity_per_ms;
+  double pages{0};
+  double commits{0};
+
+  /** @return how long a commit write arriving now waits, ms */
+  double commit_wait_ms() const { return (pages + commits) / capacity_per_ms; }
+
+  /** One ms: commit writes arrive, and a ms of capacity is served in the
+  order of the queue. */
+  void step(double commits_per_ms) {
+    const double ahead = pages + commits;
+    commits += commits_per_ms;
+    double serve = capacity_per_ms;
+    const double p = std::min(pages, serve * pages / std::max(ahead, 1e-9));
+    pages -= p;
+    serve -= p;
+    commits -= std::min(commits, serve);
+  }
+};
+
+inline double max_of(const std::vector<double> &v, size_t from, size_t to) {
+  return *std::max_element(v.begin() + from, v.begin() + to);
+}
+inline double min_of(const std::vector<double> &v, size_t from, size_t to) {
+  return *std::min_element(v.begin() + from, v.begin() + to);
+}
+inline double mean_of(const std::vector<double> &v, size_t from, size_t to) {
+  double s = 0;
+  for (size_t i = from; i < to; ++i) s += v[i];
+  return s / (to - from);
+}
+
+/** Direction changes of the budget by more than `pct` percent. */
+inline int reversals(const std::vector<double> &v, size_t from, double pct) {
+  int n = 0;
+  int last_dir = 0;
+  for (size_t i = from + 1; i < v.size(); ++i) {
+    const double delta = v[i] - v[i - 1];
+    if (std::fabs(delta) <= v[i - 1] * pct / 100) continue;
+    const int dir = delta > 0 ? 1 : -1;
+    if (last_dir != 0 && dir != last_dir) n++;
+    last_dir = dir;
+  }
+  return n;
+}
+
+}  // namespace pace_sim
+
+#endif /* pace_sim_h */
