@@ -16,8 +16,8 @@
 #     then a clean stop;
 #  5. dpkg --purge: /var/lib/mysql must survive the purge, /etc/mysql/my.cnf
 #     must go back to the other alternatives and their files stay; then the host is
-#     put back: test datadir removed, the old one moved back, the removed
-#     packages installed again with apt-get.
+#     put back: test datadir removed, the old one and /etc/mysql/debian.cnf
+#     moved back, the removed packages installed again with apt-get.
 set -euo pipefail
 
 if [[ ${1:-} == --help || $# -eq 0 ]]; then sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
@@ -59,6 +59,9 @@ restore() {
   [[ -n $lpid ]] && kill "$lpid" 2>/dev/null
   dpkg-query -W steady-server >/dev/null 2>&1 && dpkg --purge steady-server >/dev/null
   if [[ -n $saved ]]; then rm -rf /var/lib/mysql; mv "$saved" /var/lib/mysql; fi
+  # The postinst writes its own debian.cnf for the datadir it initialised.
+  rm -f /etc/mysql/debian.cnf /etc/mysql/debian.cnf.steady-old
+  [[ -f $W/debian.cnf ]] && cp -p "$W/debian.cnf" /etc/mysql/debian.cnf
   if ((${#removed[@]})); then
     echo "$name: installing again: ${removed[*]}"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${removed[@]}" >/dev/null
@@ -71,7 +74,8 @@ if ((${#removed[@]})); then
   echo "$name: removing for the test: ${removed[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq "${removed[@]}" >/dev/null
 fi
-others=$(ls /etc/mysql/*.cnf 2>/dev/null | grep -v steady.cnf || true)
+others=$(ls /etc/mysql/*.cnf 2>/dev/null | grep -v -e steady.cnf -e debian.cnf || true)
+[[ -f /etc/mysql/debian.cnf ]] && cp -p /etc/mysql/debian.cnf "$W/debian.cnf"
 if [[ -n "$(ls -A /var/lib/mysql 2>/dev/null)" ]]; then
   saved=/var/lib/mysql.before-$name.$$
   mv /var/lib/mysql "$saved"

@@ -42,10 +42,23 @@ deb=$("$HERE/scripts/package" deb --fast --out "$W/out" | tail -1)
 
 # Control data.
 dpkg-deb -e "$deb" "$W/control"
-field() { sed -n "s/^$1: //p" "$W/control/control"; }
+field() { dpkg-deb -f "$deb" "$1"; }
 [[ $(field Package) == steady-server ]] || fail "Package: $(field Package)"
 [[ $(field Depends) == *libc6* && $(field Depends) == *adduser* ]] || fail "Depends lacks libc6/adduser: $(field Depends)"
-[[ $(field Conflicts) == *mariadb-server* ]] || fail "Conflicts lacks mariadb-server"
+[[ $(field Version) == "$(dpkg-parsechangelog -l "$HERE/dist/deb/changelog" -S Version)" && $(field Version) == 9.7.2-steady* ]] ||
+  fail "Version $(field Version) is not dist/deb/changelog's 9.7.2-steadyN"
+[[ $(field Maintainer) == *'<dev@steady-server.invalid>' && $(field Homepage) == https://steady-server.invalid/ ]] ||
+  fail "Maintainer/Homepage: $(field Maintainer) / $(field Homepage)"
+for p in mysql-server mysql-server-core mysql-client mysql-client-core mariadb-server mariadb-server-core \
+         mariadb-client mariadb-client-core mysql-community-server mysql-community-server-core \
+         mysql-community-client mysql-community-client-core mysql-community-client-plugins; do
+  for f in Conflicts Replaces; do
+    [[ ", $(field $f | tr -d '\n'), " == *", $p, "* ]] || fail "$f lacks $p"
+  done
+done
+for p in virtual-mysql-server virtual-mysql-client default-mysql-server default-mysql-client; do
+  [[ ", $(field Provides | tr -d '\n'), " == *", $p, "* ]] || fail "Provides lacks $p"
+done
 grep -qx /etc/mysql/steady.cnf "$W/control/conffiles" || fail "/etc/mysql/steady.cnf is not a conffile"
 grep -qx /etc/logrotate.d/mysql-server "$W/control/conffiles" || fail "/etc/logrotate.d/mysql-server is not a conffile"
 if grep -qx /etc/mysql/my.cnf "$W/control/conffiles"; then fail "the package owns /etc/mysql/my.cnf, the alternative shared with mysql-common"; fi
