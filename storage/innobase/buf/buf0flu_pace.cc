@@ -541,7 +541,8 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   grew in the last interval: no more than it completed. */
   /* Page writes slower than the latency limit: the age follower asks for
   no more than holds the age where it is (the redo generated, at the
-  advance a page gave over the window), so that no catch-up towards the
+  advance a page gave over the window; down from what was flushed by at
+  most RATE_DOWN an interval), so that no catch-up towards the
   target adds to a device whose reads are already slow; the age may stay
   above the target. Not past overrun_mark(): from there the whole rate is
   required, or the age runs on into sync-mode flushing. */
