@@ -14,6 +14,9 @@ GTID_TAG = "steadycrash"
 # --prealloc's scratch-table statements carry their own tag, so they are
 # neither workload transactions nor a change of the setup's GTIDs.
 PREALLOC_GTID_TAG = "steadyprealloc"
+# --xa's XA transactions (the prepare and the commit or rollback each get a
+# GTID) carry theirs, checked against the XA ledger.
+XA_GTID_TAG = "steadyxa"
 
 # id = cycle * CYCLE_MUL + thread * THREAD_MUL + seq: unique over the whole run,
 # and the cycle and thread can be read back from the id alone.
