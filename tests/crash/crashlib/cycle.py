@@ -5,8 +5,10 @@ import subprocess
 import time
 
 from .common import DB, PREALLOC_GTID_TAG, HarnessError
+from .server import ServerDown
 from .verify import check_table_problems
 from .workload import LIVE_WORKERS, Worker
+from .xa import XA_PREPARE_LEAD
 
 # --prealloc: each table is preallocated before the run, and every other cycle
 # kills mysqld PREALLOC_LEAD seconds into a preallocation of a scratch table
@@ -77,26 +79,44 @@ def scratch_problems(server):
     return problems
 
 
-def run_cycle(server, ledger, verifier, cycle, args, rng, errdir):
+def run_cycle(server, ledger, verifier, cycle, args, rng, errdir, home=None, recoverer=None,
+              xa=None):
+    """One cycle: the load on the server under test (`home`, a Build), the
+    kill, recovery by `recoverer` (another Build, --recover-with) or by
+    `home` again, every check, and with a recoverer a clean shutdown and
+    `home` started again on the datadir for the next cycle. `xa` (an Xa):
+    long-XID XA transactions committed under the load, a set left prepared
+    just before the kill, listed and resolved after recovery."""
     if args.prealloc and cycle % 2 == 0:
         create_scratch(server)
     workers = [Worker(server, ledger, cycle, t, args.tables, errdir)
                for t in range(1, args.threads + 1)]
     LIVE_WORKERS[:] = workers
+    t0 = time.monotonic()
     for w in workers:
         w.start()
     run_for = rng.uniform(args.min_seconds, args.max_seconds)
+    deadline = t0 + run_for
+
+    def sleep_until(t):
+        time.sleep(max(0.0, t - time.monotonic()))
+
+    if xa is not None:
+        xa.warmup(cycle)
     alter = None
     if args.prealloc and cycle % 2 == 0:
         lead = min(PREALLOC_LEAD, run_for / 2)
-        time.sleep(run_for - lead)
+        sleep_until(deadline - lead)
         alter = start_scratch_prealloc(server)
-        time.sleep(lead)
-        prealloc_running = alter.poll() is None
-    else:
-        time.sleep(run_for)
+    xa_prepared = 0
+    if xa is not None:
+        sleep_until(deadline - XA_PREPARE_LEAD)
+        xa_prepared = xa.prepare(cycle)
+    sleep_until(deadline)
+    prealloc_running = alter is not None and alter.poll() is None
     group_commit = group_commit_counters(server)   # the cycle's, counters start at 0
     server.kill()   # first, so the load is running at the moment of the kill
+    killed_after = time.monotonic() - t0
     for w in workers:
         w.killed.set()
     for w in workers:
@@ -106,11 +126,16 @@ def run_cycle(server, ledger, verifier, cycle, args, rng, errdir):
     harness += [f"thread {w.thread_no}: {w.stopped[1]} {server.killed_at - w.stopped[0]:.3f}s "
                 f"before the kill (see {w.err_path})"
                 for w in workers if w.stopped and w.stopped[0] < server.killed_at]
+    if recoverer is not None:
+        verifier.scan()   # the log so far is the server under test's
+        server.use(recoverer)
     recovery = server.start()
     r = verifier.verify(cycle)
-    r.update(seconds=run_for, recovery=recovery, prealloc="",
+    r.update(seconds=killed_after, recovery=recovery, prealloc="",
              binlog_commits=group_commit[0] if group_commit else "",
-             binlog_groups=group_commit[1] if group_commit else "")
+             binlog_groups=group_commit[1] if group_commit else "",
+             recovered_by=server.label, back="", xa_prepared="", xa_listed="",
+             xa_committed="", xa_rolledback="")
     if alter is not None:
         _, alter_err = alter.communicate(timeout=60)
         r["prealloc"] = "during" if prealloc_running else "after"
@@ -118,16 +143,40 @@ def run_cycle(server, ledger, verifier, cycle, args, rng, errdir):
             r["problems"].append(f"PREALLOC: the preallocation failed before the kill: "
                                  f"{alter_err.strip()}")
         r["problems"] += scratch_problems(server)
+    if xa is not None:
+        x = xa.check(cycle)
+        r["problems"] += x.pop("problems")
+        r.update(x)
+        if x["xa_prepared"] != xa_prepared:
+            r["problems"].append(f"XA: {xa_prepared} XA transactions prepared this cycle but "
+                                 f"the ledger has {x['xa_prepared']} prepared")
     if harness:
         r["problems"].append("HARNESS: " + "; ".join(harness))
+    if recoverer is not None and not r["problems"]:
+        # The server under test again, on the datadir the recovering build
+        # has written and shut down: the next cycle's load runs on it.
+        if not server.shutdown():
+            r["problems"].append(f"SHUTDOWN: {recoverer.label} did not shut down cleanly "
+                                 f"after the recovery")
+            return r
+        verifier.scan()
+        server.use(home)
+        r["home"] = home.label
+        try:
+            r["back"] = server.start()
+        except ServerDown as e:
+            r["problems"].append(f"START: {home.label} did not start on the datadir "
+                                 f"{recoverer.label} shut down: {e}")
     return r
 
 
 def cycle_line(cycle, cycles, r):
     gt = "n/a" if r["gtids"] is None else f"{r['gtids']}"
     status = "OK" if not r["problems"] else "FAIL"
-    return (f"cycle {cycle}/{cycles}: killed after {r['seconds']:.1f}s, recovered in "
-            f"{r['recovery']:.1f}s; sent {r['sent']} acked {r['acked']} "
+    by = f" by {r['recovered_by']}" if r.get("recovered_by") else ""
+    back = f", {r['home']} back in {r['back']:.1f}s" if r.get("back", "") != "" else ""
+    return (f"cycle {cycle}/{cycles}: killed after {r['seconds']:.1f}s, recovered{by} in "
+            f"{r['recovery']:.1f}s{back}; sent {r['sent']} acked {r['acked']} "
             f"unacked {r['unacked']} (present {r['unacked_present']}, "
             f"absent {r['unacked'] - r['unacked_present']}); total complete {r['rows']} "
             f"gtids {gt}; lost {r['lost']} partial {r['partial']} "
@@ -135,10 +184,19 @@ def cycle_line(cycle, cycles, r):
             f"{'; binlog group commit %s trx in %s groups' % (r['binlog_commits'], r['binlog_groups']) if r['binlog_groups'] != '' else ''}"
             f"{'; killed during a preallocation' if r['prealloc'] == 'during' else ''}"
             f"{'; preallocation ended before the kill' if r['prealloc'] == 'after' else ''}"
+            f"{xa_part(r)}"
             f"  {status}")
+
+
+def xa_part(r):
+    if r.get("xa_prepared", "") == "":
+        return ""
+    return (f"; XA prepared {r['xa_prepared']} listed {r['xa_listed']} "
+            f"committed {r['xa_committed']} rolled back {r['xa_rolledback']}")
 
 
 CSV_FIELDS = ["cycle", "seconds", "recovery", "sent", "acked", "unacked", "unacked_present",
               "rows", "gtids", "lost", "partial", "phantom", "vanished", "resurrected",
               "bad_rows", "check_errors", "log_errors", "prealloc", "binlog_commits",
-              "binlog_groups"]
+              "binlog_groups", "recovered_by", "back", "xa_prepared", "xa_listed",
+              "xa_committed", "xa_rolledback"]

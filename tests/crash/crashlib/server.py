@@ -25,12 +25,57 @@ def find_binaries(spec):
     return lab.detect(spec, path)
 
 
+def loose(opt):
+    """--name[=value] as --loose-name[=value]: a server that does not know
+    the option starts anyway, with a [Warning] naming it."""
+    if not opt.startswith("--") or opt.startswith("--loose-"):
+        return opt
+    return "--loose-" + opt[2:]
+
+
+class Build:
+    """One server build that runs on the datadir: its binaries, a short name
+    for messages, and the --mysqld-opt options as it gets them."""
+
+    def __init__(self, label, binaries, version, opts, loosened=False):
+        self.label, self.b, self.version = label, binaries, version
+        self.opts = [loose(o) for o in opts] if loosened else list(opts)
+        self.loosened = loosened and self.opts != list(opts)
+
+    @staticmethod
+    def is_steady(version, label):
+        """A Steady build says so in its --version; one not built yet is
+        taken by its name."""
+        return "-steady" in version.lower() or (version == "not built" and label == "steady")
+
+
+def builds_for(server_b, server_version, recover_b, recover_version, label, recover_label, opts):
+    """The server under test and the recovering server (None without
+    --recover-with) as Builds. With two different builds, every --mysqld-opt
+    goes to a Steady build as given (it knows every stock option, so a typo
+    still stops it) and to any other build with the --loose- prefix, so a
+    Steady-only option (e.g. --innodb-aio-pending-ios-per-thread) does not
+    stop stock MySQL from starting on the datadir. One build: as given, as
+    always."""
+    two = recover_b is not None and \
+        (recover_b.mysqld or recover_b.path) != (server_b.mysqld or server_b.path)
+    home = Build(label, server_b, server_version, opts,
+                 loosened=two and not Build.is_steady(server_version, label))
+    if recover_b is None:
+        return home, None
+    other = Build(recover_label, recover_b, recover_version, opts,
+                  loosened=two and not Build.is_steady(recover_version, recover_label))
+    return home, other
+
+
 class Server:
     """One mysqld on one datadir, started as our child (never daemonised), so
-    its pid is the one we SIGKILL."""
+    its pid is the one we SIGKILL. use() puts another build on the same
+    datadir, socket and error log (--recover-with)."""
 
-    def __init__(self, binaries, workdir, extra_opts, start_timeout):
+    def __init__(self, binaries, workdir, extra_opts, start_timeout, label=None):
         self.b = binaries
+        self.label = label or binaries.name
         self.workdir = workdir
         self.datadir = os.path.join(workdir, "data")
         self.socket = os.path.join(workdir, "mysqld.sock")
@@ -39,6 +84,14 @@ class Server:
         self.extra = list(extra_opts)
         self.start_timeout = start_timeout
         self.killed_at = None
+        self.inst = self._instance(self.run_opts())
+
+    def use(self, build):
+        """Run `build` (a Build) on this datadir from the next start() on.
+        The running server, if any, must have been stopped first."""
+        if self.inst.alive():
+            raise HarnessError(f"cannot switch to {build.label}: {self.label} is still running")
+        self.b, self.label, self.extra = build.b, build.label, list(build.opts)
         self.inst = self._instance(self.run_opts())
 
     def _instance(self, opts, record=None):
@@ -106,8 +159,9 @@ class Server:
             self.inst.kill()
 
     def shutdown(self, timeout=300):
+        """SHUTDOWN; True if mysqld stopped by itself (it is killed otherwise)."""
         if not self.inst.alive():
-            return
+            return True
         try:
             stopped = self.inst.stop(timeout=timeout, how="sql")
         except subprocess.TimeoutExpired:   # the SHUTDOWN statement hung
@@ -115,6 +169,7 @@ class Server:
         if not stopped:
             log(f"crash-test: mysqld (pid {self.inst.pid}) did not shut down in {timeout} s; killing it")
             self.kill()
+        return stopped
 
     def client_cmd(self):
         return self.inst.sql.base() + ["--batch", "--skip-column-names", "--skip-reconnect"]
