@@ -91,7 +91,12 @@ def server_options(b, sc, dev, where, extra):
         o = merge_options(o, [("innodb_log_group_home_dir", where["logdir"]),
                               ("log-bin", os.path.join(where["logdir"], "binlog"))])
     o += side_by_side_options()
-    if b.flavour == "mysql":
+    if sc["redo"] == "default":
+        # --redo default: each server sizes its redo itself (Steady from the
+        # pool, stock MySQL 100 MiB, MariaDB 10.11 its 96 MiB log file).
+        if b.flavour != "mysql":
+            o.append(("binlog_format", "ROW"))
+    elif b.flavour == "mysql":
         o.append(("innodb_redo_log_capacity", str(sc["redo"])))
     else:
         # MariaDB 10.11: one redo file of this size; ROW is MySQL's default.

@@ -145,6 +145,15 @@ class ServerOptions(Tmp):
         self.assertNotIn("innodb_redo_log_capacity", d)
         self.assertEqual(d["sync_binlog"], "1")
 
+    def test_redo_default_sets_no_redo_size(self):
+        sc = dict(build_scenario("smoke"), redo="default")
+        for flavour in ("mysql", "mariadb"):
+            d = dict(PH.server_options(fake_binaries(self.tmp, flavour), sc, DEVICES["ssd"], WHERE, []))
+            self.assertNotIn("innodb_redo_log_capacity", d)
+            self.assertNotIn("innodb_log_file_size", d)
+            self.assertEqual(d["sync_binlog"], "1")
+        self.assertEqual(d["binlog_format"], "ROW")
+
 
 class MergeRows(Tmp):
     def test_one_row_per_sysbench_second(self):
