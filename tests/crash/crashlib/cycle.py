@@ -134,8 +134,8 @@ def run_cycle(server, ledger, verifier, cycle, args, rng, errdir, home=None, rec
     r.update(seconds=killed_after, recovery=recovery, prealloc="",
              binlog_commits=group_commit[0] if group_commit else "",
              binlog_groups=group_commit[1] if group_commit else "",
-             recovered_by=server.label, back="", xa_prepared="", xa_listed="",
-             xa_committed="", xa_rolledback="")
+             recovered_by=server.label if recoverer is not None else "", back="",
+             xa_prepared="", xa_listed="", xa_committed="", xa_rolledback="")
     if alter is not None:
         _, alter_err = alter.communicate(timeout=60)
         r["prealloc"] = "during" if prealloc_running else "after"
