@@ -524,6 +524,7 @@ class Scanner:
         self.types = {}
         self.mtrs = 0
         self.single_mtrs = 0
+        self.cut = 0  # entries cut by from_lsn or to_lsn
         self.data = bytearray()
         self.data_sn = None  # sn of data[0]
         self.pos = 0
@@ -543,6 +544,8 @@ class Scanner:
         hi = end_sn if self.to_sn is None else min(end_sn, self.to_sn)
         if hi <= lo:
             return
+        if lo != start_sn or hi != end_sn:
+            self.cut += 1
         e = self.types.get(name)
         if e is None:
             e = self.types[name] = {"count": 0, "bytes": 0, "detail": {}}
@@ -648,6 +651,7 @@ class Scanner:
                 if self.to_sn is not None and self._end_sn() >= self.to_sn:
                     # The range ends inside this record: its bytes up to to_lsn.
                     self._add(type_name(data[self.pos]), sn, self.to_sn)
+                    self.cut += 1
                     self.state = "done"
                     self.end_reason = "reached to_lsn"
                     return
@@ -724,4 +728,5 @@ class Scanner:
             "total_bytes": total,
             "mtrs": self.mtrs,
             "single_record_mtrs": self.single_mtrs,
+            "cut_at_range_ends": self.cut,
         }

@@ -451,6 +451,7 @@ class Scanning(unittest.TestCase):
         self.assertEqual(rep["mtrs"], 2)
         self.assertEqual((rep["from_lsn"], rep["to_lsn"]), (s1, e2))
         self.assertEqual(rep["end_reason"], "reached to_lsn")
+        self.assertEqual(rep["cut_at_range_ends"], 0)
         assert_adds_up(self, rep)
 
     def test_range_ending_inside_a_record_is_clipped(self):
@@ -463,6 +464,7 @@ class Scanning(unittest.TestCase):
         self.assertEqual(ws["count"], 2)
         framing_inside = 16 if (s2 // 512) != ((s2 + 100) // 512) else 0
         self.assertEqual(ws["bytes"], 28 + 100 - framing_inside)
+        self.assertEqual(rep["cut_at_range_ends"], 1)
 
     def test_start_inside_an_mtr_waits_for_the_next_record_group(self):
         w = self.workload()
