@@ -501,6 +501,14 @@ def redo_file_id(name):
     return None
 
 
+def spare_file_id(name):
+    """N of '#ib_redoN_tmp': a consumed file InnoDB renamed to keep as a
+    spare; it keeps its header and old data until it is reused."""
+    if name.endswith("_tmp"):
+        return redo_file_id(name[:-4])
+    return None
+
+
 # --- the scanner ---
 
 HEAD_PARTIAL = "before first record group"

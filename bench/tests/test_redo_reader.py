@@ -605,6 +605,12 @@ class Tool(unittest.TestCase):
             self.assertRegex(out, r"MLOG_UNDO_INSERT\s+10\s+260\s+26\.0")
             self.assertRegex(out, r"\n    len=20\s+10\s+260")
             self.assertRegex(out, r"total\s+%d\s" % (e - s))
+            # A consumed file renamed to a spare keeps its data: still read.
+            redo = os.path.join(tmp, "#innodb_redo")
+            os.rename(os.path.join(redo, "#ib_redo7"), os.path.join(redo, "#ib_redo12_tmp"))
+            rc, again = self.run_tool("--datadir", tmp, "--from-lsn", str(s), "--to-lsn", str(e),
+                                      "--trx", "10", "--detail")
+            self.assertEqual((rc, again), (0, out))
 
     def test_help_and_missing_redo(self):
         rc = os.system("%s %s --help >/dev/null" % (sys.executable, RUN_PATH))
