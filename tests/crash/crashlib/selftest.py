@@ -188,18 +188,18 @@ def xa_faults(server, xa, cycle):
     def flip_last(h):
         return h[:-2] + "%02x" % (int(h[-2:], 16) ^ 0x01)
 
-    cases = [("one data byte of the 64+64-byte XID", 0,
+    cases = [("one data byte of the 64+64-byte XID changed", 0,
               lambda f: [f[0], f[1], flip_last(f[2])]),
-             ("the formatID of the 1-byte gtrid", 1, lambda f: ["1", f[1], f[2]]),
-             ("the gtrid/bqual split of the 1+1-byte XID", 2,
+             ("the formatID of the 1-byte gtrid changed", 1, lambda f: ["1", f[1], f[2]]),
+             ("the gtrid/bqual split of the 1+1-byte XID moved", 2,
               lambda f: [f[0], f[1] + f[2], "-"]),
-             ("an empty bqual read with a longer XID's tail", 4,
+             ("the empty bqual of the 64+0-byte XID given a 64-byte tail", 4,
               lambda f: [f[0], f[1], "ab" * 64])]
     for name, n, change in cases:
         tampered(n, change)
         r = xa.check(cycle, resolve=False, ledger_path=fake)
         ok = len(r["problems"]) == 4   # missing and extra, in both listings
-        log(f"self-test: XA RECOVER against a ledger with {name} changed: "
+        log(f"self-test: XA RECOVER against a ledger with {name}: "
             f"{r['problems'][0] if r['problems'] else 'no problem reported'}  "
             f"{'OK' if ok else 'NOT DETECTED'}")
         if not ok:
