@@ -170,7 +170,7 @@ def xa_faults(server, xa, cycle):
     and when a committed XA row is missing; then resolve them for real,
     which must be clean."""
     failures = []
-    shapes = prepared_shapes(xa.rng)
+    shapes = prepared_shapes(xa.rng, xa.mixed_format_ids)
     xa.prepare(cycle, shapes)
     with open(xa.ledger.path) as f:
         lines = f.read().splitlines()
@@ -190,7 +190,8 @@ def xa_faults(server, xa, cycle):
 
     cases = [("one data byte of the 64+64-byte XID changed", 0,
               lambda f: [f[0], f[1], flip_last(f[2])]),
-             ("the formatID of the 1-byte gtrid changed", 1, lambda f: ["1", f[1], f[2]]),
+             ("the formatID of the 1-byte gtrid changed", 1,
+              lambda f: ["1" if f[0] != "1" else "2", f[1], f[2]]),
              ("the gtrid/bqual split of the 1+1-byte XID moved", 2,
               lambda f: [f[0], f[1] + f[2], "-"]),
              ("the empty bqual of the 64+0-byte XID given a 64-byte tail", 4,
