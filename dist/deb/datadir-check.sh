@@ -1,5 +1,5 @@
 # Shared by the steady-server preinst and postinst: scripts/package puts this
-# file in place of their "#STEADY_DATADIR_CHECK#" line (as debhelper does
+# file in place of their STEADY_DATADIR_CHECK marker line (as debhelper does
 # with #DEBHELPER#) and fills in @MYSQL_VERSION@.
 #
 # Tests only: STEADY_DEB_TEST_ROOT makes the maintainer scripts work on a
