@@ -52,11 +52,13 @@ Field stale_field() {
   return f;
 }
 
-/* The internal XID of a binlog transaction: "MySQLXid", server id, my_xid. */
+/* The internal XID of a binlog transaction: "MySQLXid", the 8-byte
+   server_id, the 8-byte my_xid (xid_t::set(my_xid) in sql/xa.cc). */
 void binlog_xid(char *data) {
   memset(data, 0, undo_xid::DATA_LEN);
   memcpy(data, "MySQLXid", 8);
-  const unsigned char rest[12] = {1, 0, 0, 0, 0x39, 0x30, 0, 0, 0, 0, 0, 0};
+  const unsigned char rest[16] = {1, 0, 0, 0, 0, 0, 0, 0,
+                                  0x39, 0x30, 0, 0, 0, 0, 0, 0};
   memcpy(data + 8, rest, sizeof rest);
 }
 
@@ -64,10 +66,10 @@ TEST(UndoXid, BinlogXidLogsHeaderAndUsedBytesOnly) {
   char data[undo_xid::DATA_LEN];
   binlog_xid(data);
   unsigned char buf[undo_xid::MAX_IMAGE_LEN];
-  EXPECT_EQ(undo_xid::image(1, 20, 0, data, buf), 32u);
-  const unsigned char header[12] = {0, 0, 0, 1, 0, 0, 0, 20, 0, 0, 0, 0};
+  EXPECT_EQ(undo_xid::image(1, 24, 0, data, buf), 36u);
+  const unsigned char header[12] = {0, 0, 0, 1, 0, 0, 0, 24, 0, 0, 0, 0};
   EXPECT_EQ(memcmp(buf, header, sizeof header), 0);
-  EXPECT_EQ(memcmp(buf + 12, data, 20), 0);
+  EXPECT_EQ(memcmp(buf + 12, data, 24), 0);
 }
 
 TEST(UndoXid, ReaderSeesWhatStockWriterLeaves) {

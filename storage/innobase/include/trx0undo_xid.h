@@ -21,7 +21,7 @@ Free Software Foundation.
 
  So a prepare can log the 12 header bytes and the used data bytes as one
  MLOG_WRITE_STRING, instead of three MLOG_4BYTES records and a 128-byte
- string: about 120 fewer redo bytes for a binlog transaction's 20-byte
+ string: about 120 fewer redo bytes for a binlog transaction's 24-byte
  internal XID. The record type is stock, so a stock 9.7.2 server recovers
  the same page; the unused tail keeps whatever the page held, on the
  running server and in recovery alike, and no reader looks at it.
