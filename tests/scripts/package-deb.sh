@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package (scripts/package deb) holds a server that runs the way
 # its systemd unit and maintainer script run it. Without touching the host's
-# packages: the .deb is built from the current build and checked (control
+# packages: the .deb is built from the release build and checked (control
 # fields, conffile /etc/mysql/steady.cnf offered as the my.cnf alternative,
 # unit Type=notify as user mysql, files at Debian's paths,
 # no RPATH into the build tree); its payload is unpacked into a scratch
