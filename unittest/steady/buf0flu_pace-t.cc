@@ -1416,3 +1416,61 @@ TEST(FlushPaceRound, CheckpointerWaitsLittleForASyncRound) {
   EXPECT_GE(whole, 1.0) << "a round carrying the second's budget";
   EXPECT_LT(paced, 0.15) << "worst wait " << paced << " s";
 }
+
+/* Splitting a flush-list target over buffer pool instances by page age. */
+
+std::vector<uint64_t> split(uint64_t total, std::vector<uint64_t> weights) {
+  std::vector<uint64_t> out(weights.size());
+  buf_flush_pace::split_by_age(total, weights.data(), weights.size(),
+                               out.data());
+  return out;
+}
+
+uint64_t sum_of(const std::vector<uint64_t> &v) {
+  uint64_t s = 0;
+  for (uint64_t x : v) s += x;
+  return s;
+}
+
+TEST(SplitByAge, FollowsTheOldPagesNotAnEvenShare) {
+  /* Instance 2 holds nearly all pages at or before the target LSN: an even
+     split (a quarter each) would flush young pages in 0, 1 and 3 and leave
+     the oldest ones, which hold the checkpoint, in 2. */
+  const auto out = split(1000, {10, 10, 970, 10});
+  EXPECT_EQ(sum_of(out), 1000u);
+  EXPECT_GE(out[2], 950u);
+  for (size_t i : {0, 1, 3}) {
+    EXPECT_GE(out[i], 1u) << "instance " << i << " still flushes";
+    EXPECT_LE(out[i], 20u) << "instance " << i;
+  }
+}
+
+TEST(SplitByAge, ProportionalAndExact) {
+  const auto out = split(4003, {1, 2, 3, 4});
+  EXPECT_EQ(sum_of(out), 4003u);
+  /* 3999 shared 1:2:3:4 after one page each: 399.9, 799.8, 1199.7,
+     1599.6, rounded down; the 3 pages lost to rounding go one each to the
+     three heaviest. */
+  EXPECT_EQ(out, (std::vector<uint64_t>{400, 801, 1201, 1601}));
+}
+
+TEST(SplitByAge, EvenWithoutWeights) {
+  const auto out = split(10, {0, 0, 0, 0});
+  EXPECT_EQ(sum_of(out), 10u);
+  for (uint64_t x : out) {
+    EXPECT_GE(x, 2u);
+    EXPECT_LE(x, 3u);
+  }
+}
+
+TEST(SplitByAge, EveryInstanceGetsAPageEvenFromASmallTarget) {
+  const auto out = split(2, {0, 5, 0, 0, 9, 0, 0, 0});
+  EXPECT_EQ(out.size(), 8u);
+  for (uint64_t x : out) EXPECT_GE(x, 1u);
+  EXPECT_EQ(sum_of(out), 8u);
+}
+
+TEST(SplitByAge, OneInstanceTakesAll) {
+  EXPECT_EQ(split(777, {0}), (std::vector<uint64_t>{777}));
+  EXPECT_EQ(split(777, {123}), (std::vector<uint64_t>{777}));
+}

@@ -451,6 +451,22 @@ ulint buf_flush_pace_lru_batch() {
   return static_cast<ulint>(buf_flush_pace::lru_batch(d));
 }
 
+/** Per buffer pool instance, pages at or before the target LSN of the
+last round that counted them. Page cleaner coordinator only. */
+static uint64_t age_weights[MAX_BUFFER_POOLS];
+
+void buf_flush_pace_note_age(ulint instance, ulint pages) {
+  ut_ad(instance < MAX_BUFFER_POOLS);
+  age_weights[instance] = pages;
+}
+
+void buf_flush_pace_split(ulint n_pages, ulint *requests) {
+  const size_t n = std::min<size_t>(srv_buf_pool_instances, MAX_BUFFER_POOLS);
+  uint64_t out[MAX_BUFFER_POOLS];
+  buf_flush_pace::split_by_age(n_pages, age_weights, n, out);
+  for (size_t i = 0; i < n; i++) requests[i] = static_cast<ulint>(out[i]);
+}
+
 void buf_flush_io_print(FILE *file) {
   if (!srv_adaptive_flushing_device_pacing) {
     fputs(

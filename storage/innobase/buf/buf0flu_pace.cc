@@ -17,6 +17,7 @@ Free Software Foundation.
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace buf_flush_pace {
 
@@ -702,6 +703,36 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   m_lru_depth = std::clamp(m_lru_depth, depth_lo, depth_hi);
   m_last.lru_depth = static_cast<uint64_t>(std::llround(m_lru_depth));
   return m_last;
+}
+
+void split_by_age(uint64_t total, const uint64_t *weights, size_t n,
+                  uint64_t *out) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < n; i++) sum += weights[i];
+  /* One page each, the rest in proportion to the weights (evenly without
+  any), rounded down. */
+  const uint64_t rest = total > n ? total - n : 0;
+  uint64_t given = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t share =
+        sum == 0 ? rest / n
+                 : static_cast<uint64_t>(static_cast<long double>(rest) *
+                                         weights[i] / sum);
+    out[i] = 1 + share;
+    given += share;
+  }
+  /* Each share lost less than a page to the rounding, so fewer than n
+  pages are left: one more each to the heaviest instances (the first ones
+  when the weights tie). */
+  std::vector<bool> topped(n, false);
+  for (uint64_t left = rest - given; left > 0; left--) {
+    size_t best = n;
+    for (size_t i = 0; i < n; i++) {
+      if (!topped[i] && (best == n || weights[i] > weights[best])) best = i;
+    }
+    topped[best] = true;
+    out[best]++;
+  }
 }
 
 }  // namespace buf_flush_pace

@@ -100,6 +100,22 @@ innodb_lru_scan_depth, or while pacing a share of the LRU depth
 LRU_ROUNDS times a second while a free list is below the depth */
 ulint buf_flush_pace_lru_batch();
 
+/** Note how many of a buffer pool instance's dirty pages were modified at
+or before the LSN the page cleaner's round aims for, as
+set_flush_target_by_lsn() counts them for upstream's own split. Page
+cleaner coordinator only.
+@param[in]  instance  buffer pool instance
+@param[in]  pages     its pages at or before the target LSN */
+void buf_flush_pace_note_age(ulint instance, ulint pages);
+
+/** Split a device-paced flush-list target over the buffer pool instances
+by page age (buf_flush_pace::split_by_age), with the counts of the last
+round that counted them (buf_flush_pace_note_age()). Page cleaner
+coordinator only.
+@param[in]  n_pages   pages to flush in all instances
+@param[out] requests  srv_buf_pool_instances per-instance requests */
+void buf_flush_pace_split(ulint n_pages, ulint *requests);
+
 /** Print the device-paced flushing state for SHOW ENGINE INNODB STATUS.
 @param[in,out]  file  output */
 void buf_flush_io_print(FILE *file);

@@ -104,6 +104,7 @@ Free Software Foundation.
 #ifndef buf0flu_pace_h
 #define buf0flu_pace_h
 
+#include <cstddef>
 #include <cstdint>
 
 namespace buf_flush_pace {
@@ -364,6 +365,21 @@ uint64_t lru_batch(uint64_t depth);
 @return last_s + 1 / LRU_ROUNDS while below, else a negative value: the
 page cleaner's own second (and a thread waiting for a free page) decide */
 double lru_due(double last_s, bool below);
+
+/** Split a flush-list target over the buffer pool instances by page age,
+as upstream's set_flush_target_by_lsn() does: in proportion to each
+instance's dirty pages modified at or before the LSN the round aims for
+(the oldest pages hold the checkpoint back; an instance without any has
+nothing urgent). Every instance is asked for at least one page, so none
+is left out for a round, and with no page counted anywhere the target is
+split evenly.
+@param[in]  total    pages to flush in all instances
+@param[in]  weights  per instance, pages at or before the target LSN
+@param[in]  n        instances (>= 1)
+@param[out] out      per instance, pages to flush; they add up to
+                     max(total, n) */
+void split_by_age(uint64_t total, const uint64_t *weights, size_t n,
+                  uint64_t *out);
 
 /** Fewest pages in one slice of a second's flush target. */
 constexpr uint64_t SLICE_MIN_PAGES = 64;
