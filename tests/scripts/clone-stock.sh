@@ -60,6 +60,7 @@ clone_pair() {
              CREATE DATABASE d;
              CREATE TABLE d.t (id INT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, KEY (k));
              CREATE TABLE d.live (id INT PRIMARY KEY AUTO_INCREMENT, client INT NOT NULL);
+             SET SESSION cte_max_recursion_depth = 20000;
              INSERT INTO d.t WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 20000)
                SELECT n, n % 977, REPEAT(CHAR(65 + n % 26), 120) FROM s;"
   local i

@@ -15,8 +15,8 @@
 # minutes (so it never quietly falls back to asynchronous), and every
 # one of the 4000 commits must be acknowledged by the replica
 # (Rpl_semi_sync_source_no_tx 0, yes_tx counts the acknowledged group
-# commits). Without --semisync, a Steady source then creates a view whose
-# text names a Steady variable: the stock replica stops with 1193 and the
+# commits). Without --semisync, a Steady source then creates a stored
+# procedure whose text names a Steady variable: the stock replica stops with 1193 and the
 # fix docs/upgrade-and-downgrade.md gives resumes it. Skips (77) without
 # both builds (with --semisync: without their plugins).
 set -euo pipefail
@@ -76,28 +76,29 @@ replica_field() {  # DIR FIELD: a field of SHOW REPLICA STATUS
 # docs/upgrade-and-downgrade.md (the same object in a stock form, committed
 # under the failed transaction's GTID) lets replication go on.
 steady_variable_in_replicated_text() {
-  local S=$1 R=$2 before view_gtid errno
+  local S=$1 R=$2 before obj_gtid errno
   before=$(sqlq "$S" "SELECT @@GLOBAL.gtid_executed")
-  sqlq "$S" "CREATE VIEW d.v AS SELECT @@GLOBAL.innodb_extent_size_min_free_pct AS pct"
-  view_gtid=$(sqlq "$S" "SELECT GTID_SUBTRACT(@@GLOBAL.gtid_executed, '$before')")
-  sqlq "$S" "INSERT INTO d.t (client, pad) VALUES (99, 'after the view')"
+  sqlq "$S" "CREATE PROCEDURE d.reserve_pct() SELECT @@GLOBAL.innodb_extent_size_min_free_pct AS pct"
+  obj_gtid=$(sqlq "$S" "SELECT GTID_SUBTRACT(@@GLOBAL.gtid_executed, '$before')")
+  sqlq "$S" "INSERT INTO d.t (client, pad) VALUES (99, 'after the procedure')"
   local i
   for i in $(seq 1 120); do
     errno=$(replica_field "$R" Last_SQL_Errno)
     [[ $errno != 0 && -n $errno ]] && break
     sleep 0.5
   done
-  [[ $errno == 1193 ]] || fail "steady -> vanilla: a view naming a Steady variable gave SQL error '$errno', not 1193"
+  [[ $errno == 1193 ]] || fail "steady -> vanilla: a procedure naming a Steady variable gave SQL error '$errno', not 1193"
   [[ $(replica_field "$R" Replica_SQL_Running) == No ]] || fail "the replica's SQL thread still runs after 1193"
-  sqlq "$R" "SET GTID_NEXT = '$view_gtid';
-             CREATE VIEW d.v AS SELECT NULL AS pct;
+  sqlq "$R" "STOP REPLICA;
+             SET GTID_NEXT = '$obj_gtid';
+             CREATE PROCEDURE d.reserve_pct() SELECT NULL AS pct;
              SET GTID_NEXT = 'AUTOMATIC';
-             START REPLICA SQL_THREAD;"
+             START REPLICA;"
   local gtids
   gtids=$(sqlq "$S" "SELECT @@GLOBAL.gtid_executed")
   [[ $(sqlq "$R" "SELECT WAIT_FOR_EXECUTED_GTID_SET('$gtids', 60)") == 0 ]] \
     || fail "steady -> vanilla: the replica did not resume after the fix: $(replica_field "$R" Last_SQL_Error)"
-  [[ $(sqlq "$R" "SELECT COUNT(*) FROM d.t WHERE client = 99") == 1 ]] || fail "the row after the view is not on the replica"
+  [[ $(sqlq "$R" "SELECT COUNT(*) FROM d.t WHERE client = 99") == 1 ]] || fail "the row after the procedure is not on the replica"
 }
 
 # pair SOURCE_KIND REPLICA_KIND
@@ -187,7 +188,7 @@ pair() {
   fi
   if [[ $src_kind == steady ]] && ((semisync == 0)); then
     steady_variable_in_replicated_text "$S" "$R"
-    note+="; a view naming a Steady variable stopped the stock replica with 1193, and the documented fix resumed it"
+    note+="; a stored procedure naming a Steady variable stopped the stock replica with 1193, and the documented fix resumed it"
   fi
   sqlq "$R" "STOP REPLICA"
   mysqld_stop "$R"
