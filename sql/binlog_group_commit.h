@@ -92,7 +92,8 @@ Binlog_group_close_trigger binlog_group_commit_sync_wait(
   if (binlog_sync_wait_is_adaptive(s)) {
     const Binlog_flush_handover &h = binlog_flush_handover();
     return binlog_group_commit_adaptive.wait_for_joiners(
-        h.own_group, h.mark, s.no_delay_count, clock);
+        h.own_group, h.mark, s.no_delay_count,
+        opt_binlog_group_commit_sync_adaptive_max_delay, clock);
   }
   return binlog_group_close_trigger(true, s.delay_usec, fixed_wait());
 }

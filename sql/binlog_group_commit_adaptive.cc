@@ -19,6 +19,8 @@
 #include <thread>
 
 bool opt_binlog_group_commit_sync_adaptive = false;
+unsigned long opt_binlog_group_commit_sync_adaptive_max_delay =
+    BINLOG_ADAPTIVE_MAX_DELAY_DEFAULT;
 
 Binlog_group_commit_adaptive binlog_group_commit_adaptive;
 
@@ -60,6 +62,10 @@ Binlog_adaptive_wait_step binlog_adaptive_wait_step(
     return Binlog_adaptive_wait_step::STOP_NOBODY_ON_THE_WAY;
   }
   const uint64_t after = in.waited_usec + in.tick_usec;
+  /* The DBA's bound holds whatever the device does. */
+  if (after > in.max_wait_usec) {
+    return Binlog_adaptive_wait_step::STOP_CAP;
+  }
   /* A joiner that misses this group rides the next fsync, about one fsync
   later; a wait near that long only moves the latency around. */
   if (after * BINLOG_ADAPTIVE_MAX_WAIT_FSYNC_DIVISOR > in.fsync_usec) {
@@ -87,10 +93,11 @@ uint64_t binlog_fsync_average(uint64_t average_usec, uint64_t sample_usec) {
 
 Binlog_group_close_trigger Binlog_group_commit_adaptive::wait_for_joiners(
     uint64_t own_group, uint64_t mark, uint64_t no_delay_count,
-    const Binlog_wait_clock &clock) {
+    uint64_t max_wait_usec, const Binlog_wait_clock &clock) {
   Binlog_adaptive_wait_input in{};
   in.fsync_usec = m_fsync_usec.load(std::memory_order_relaxed);
   in.no_delay_count = no_delay_count;
+  in.max_wait_usec = max_wait_usec;
   in.tick_usec =
       std::clamp<uint64_t>(in.fsync_usec / 8, MIN_TICK_USEC, MAX_TICK_USEC);
 
@@ -112,17 +119,15 @@ Binlog_group_close_trigger Binlog_group_commit_adaptive::wait_for_joiners(
   }
   m_last_wait_usec.store(slept ? in.waited_usec : 0,
                          std::memory_order_relaxed);
-  if (slept) {
-    m_waits.fetch_add(1, std::memory_order_relaxed);
-    m_wait_usec.fetch_add(in.waited_usec, std::memory_order_relaxed);
-    m_wait_buckets[wait_bucket(in.waited_usec)].fetch_add(
-        1, std::memory_order_relaxed);
+  if (!slept) {
+    /* Nothing was waited for: the group is whoever had queued, as with
+    delay 0. */
+    return Binlog_group_close_trigger::NO_WAIT;
   }
-  if (step == Binlog_adaptive_wait_step::STOP_COUNT) {
-    return Binlog_group_close_trigger::COUNT;
-  }
-  /* A wait that ended, whether the joiners came or the budget ran out, is
-  the adaptive analogue of the delay expiring; no sleep is delay 0. */
-  return slept ? Binlog_group_close_trigger::TIMEOUT
-               : Binlog_group_close_trigger::NO_WAIT;
+  m_waits.fetch_add(1, std::memory_order_relaxed);
+  m_wait_usec.fetch_add(in.waited_usec, std::memory_order_relaxed);
+  m_wait_buckets[wait_bucket(in.waited_usec)].fetch_add(
+      1, std::memory_order_relaxed);
+  m_stops[stop_index(step)].fetch_add(1, std::memory_order_relaxed);
+  return Binlog_group_close_trigger::ADAPTIVE;
 }

@@ -23,8 +23,10 @@
     binlog fsync (measured, moving average); each member already in the
     group pays the wait. The leader waits while
     (waited + tick) * group_size <= fsync_time * on_the_way,
-    never longer than half an fsync time, and not at all when nobody is on
-    the way.
+    never longer than half an fsync time, never longer than
+    binlog_group_commit_sync_adaptive_max_delay (an absolute bound a DBA
+    can state: a device whose fsync slows to a second must not make each
+    group wait half a second), and not at all when nobody is on the way.
 
   The fsync time it believes is a 1/8 moving average in which no single
   sample counts for more than twice the average: one slow fsync (a device
@@ -40,6 +42,12 @@
   - binlog_group_commit_sync_no_delay_count ends an adaptive wait once that
     many sessions are in the group (MySQL applies it only with a delay).
 
+  Each group whose leader slept is counted once by why its wait stopped
+  (Binlog_group_commit_adaptive_stop_joined/_budget/_count/_cap), not in
+  MySQL's Binlog_group_commit_trigger_* counters, which keep their meaning
+  for the fixed delay; a leader that did not sleep counts as
+  Binlog_group_commit_trigger_no_wait.
+
   Counters are relaxed atomics; the wait itself runs in the sync-stage
   leader only. The decision and the loop take their clock and sleep from the
   caller, so they are unit tested without a server.
@@ -52,6 +60,17 @@
 
 /** binlog_group_commit_sync_adaptive (sys_vars.cc). */
 extern bool opt_binlog_group_commit_sync_adaptive;
+
+/** binlog_group_commit_sync_adaptive_max_delay (sys_vars.cc): the longest
+adaptive wait, microseconds; 0: the leader never sleeps. */
+extern unsigned long opt_binlog_group_commit_sync_adaptive_max_delay;
+
+/** Default of binlog_group_commit_sync_adaptive_max_delay, microseconds:
+half the binary log fsync of a device that takes 4 ms, so the wait keeps
+its measured gains on SATA SSD and network block storage (fsyncs of
+0.3-4 ms) and adds at most 2 ms to a commit however slow the device
+gets. */
+constexpr unsigned long BINLOG_ADAPTIVE_MAX_DELAY_DEFAULT = 2000;
 
 /** What the adaptive wait sees at one tick. */
 struct Binlog_adaptive_wait_input {
@@ -67,6 +86,8 @@ struct Binlog_adaptive_wait_input {
   uint64_t fsync_usec;
   /** binlog_group_commit_sync_no_delay_count; 0 = none. */
   uint64_t no_delay_count;
+  /** binlog_group_commit_sync_adaptive_max_delay: no wait ends later. */
+  uint64_t max_wait_usec;
 };
 
 /** Longest wait as a fraction of the fsync time: 1/MAX_WAIT_FSYNC_DIVISOR. */
@@ -78,11 +99,19 @@ enum class Binlog_adaptive_wait_step {
   WAIT,
   /** The group reached binlog_group_commit_sync_no_delay_count. */
   STOP_COUNT,
-  /** Nobody on the way, or no fsync time known yet. */
+  /** Nobody on the way (after a sleep: everyone on the way joined), or no
+  fsync time known yet. */
   STOP_NOBODY_ON_THE_WAY,
-  /** Another tick would cost the group more than the joiners save. */
-  STOP_BUDGET
+  /** Another tick would cost the group more than the joiners save, or take
+  the wait past half an fsync time. */
+  STOP_BUDGET,
+  /** Another tick would take the wait past
+  binlog_group_commit_sync_adaptive_max_delay. */
+  STOP_CAP
 };
+
+/** Number of Binlog_adaptive_wait_step values that end a wait. */
+constexpr int BINLOG_ADAPTIVE_STOP_REASONS = 4;
 
 /**
   Decide whether the sync-stage leader sleeps one more tick.
@@ -144,21 +173,64 @@ class Binlog_group_commit_adaptive {
     @param mark            what on_leave_flush_stage() returned to the leader:
                            everything handed on after it joined this group
     @param no_delay_count  binlog_group_commit_sync_no_delay_count
+    @param max_wait_usec   binlog_group_commit_sync_adaptive_max_delay
     @param clock           sleep and clock to use
-    @return why the group closed, for Binlog_group_commit_trigger_*:
-            COUNT when no_delay_count was reached, else TIMEOUT when the
-            leader slept at least once, NO_WAIT when it did not sleep
+    @return ADAPTIVE when the leader slept at least once (why it stopped is
+            counted in stops()), NO_WAIT when it did not sleep
   */
   Binlog_group_close_trigger wait_for_joiners(uint64_t own_group,
                                               uint64_t mark,
                                               uint64_t no_delay_count,
+                                              uint64_t max_wait_usec,
                                               const Binlog_wait_clock &clock);
+
+  /** @return groups whose leader slept and then stopped for this reason
+  (Binlog_group_commit_adaptive_stop_joined/_budget/_count/_cap)
+  @param why  STOP_NOBODY_ON_THE_WAY, STOP_BUDGET, STOP_COUNT or STOP_CAP */
+  uint64_t stops(Binlog_adaptive_wait_step why) const {
+    return m_stops[stop_index(why)].load(std::memory_order_relaxed);
+  }
+  /** Counter slot of a reason that ends a wait.
+  @param why  a Binlog_adaptive_wait_step other than WAIT
+  @return 0 to BINLOG_ADAPTIVE_STOP_REASONS - 1 */
+  static int stop_index(Binlog_adaptive_wait_step why) {
+    switch (why) {
+      case Binlog_adaptive_wait_step::STOP_NOBODY_ON_THE_WAY:
+        return 0;
+      case Binlog_adaptive_wait_step::STOP_BUDGET:
+        return 1;
+      case Binlog_adaptive_wait_step::STOP_COUNT:
+        return 2;
+      case Binlog_adaptive_wait_step::STOP_CAP:
+      case Binlog_adaptive_wait_step::WAIT:
+        break;
+    }
+    return 3;
+  }
 
   /** Upper bounds (microseconds) of the wait-time histogram buckets
   Binlog_group_commit_adaptive_wait_le_100us/_le_1ms/_le_10ms; the last
   bucket, _gt_10ms, has none. */
   static constexpr uint64_t WAIT_BUCKET_LIMITS[] = {100, 1000, 10000};
   static constexpr int WAIT_BUCKETS = 4;
+
+  /** @return Binlog_group_commit_adaptive_stop_joined: waits that ended
+  with nobody left on the way */
+  uint64_t stops_joined() const {
+    return stops(Binlog_adaptive_wait_step::STOP_NOBODY_ON_THE_WAY);
+  }
+  /** @return Binlog_group_commit_adaptive_stop_budget */
+  uint64_t stops_budget() const {
+    return stops(Binlog_adaptive_wait_step::STOP_BUDGET);
+  }
+  /** @return Binlog_group_commit_adaptive_stop_count */
+  uint64_t stops_count() const {
+    return stops(Binlog_adaptive_wait_step::STOP_COUNT);
+  }
+  /** @return Binlog_group_commit_adaptive_stop_cap */
+  uint64_t stops_cap() const {
+    return stops(Binlog_adaptive_wait_step::STOP_CAP);
+  }
 
   /** @return groups whose leader slept at least once */
   uint64_t waits() const { return m_waits.load(std::memory_order_relaxed); }
@@ -196,6 +268,8 @@ class Binlog_group_commit_adaptive {
   std::atomic<uint64_t> m_enqueued_for_sync{0};
   std::atomic<uint64_t> m_fsync_usec{0};
   std::atomic<uint64_t> m_waits{0};
+  /** Waits ended, by reason (stop_index()). */
+  std::atomic<uint64_t> m_stops[BINLOG_ADAPTIVE_STOP_REASONS]{};
   std::atomic<uint64_t> m_wait_usec{0};
   std::atomic<uint64_t> m_last_wait_usec{0};
   std::atomic<uint64_t> m_wait_buckets[WAIT_BUCKETS]{};

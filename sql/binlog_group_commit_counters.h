@@ -36,7 +36,11 @@ enum class Binlog_group_close_trigger {
   group that does not fsync). Exported as Binlog_group_commit_trigger_no_wait:
   not MariaDB's Binlog_group_commit_trigger_lock_wait, which counts groups
   closed early because a later commit waited on a lock held by a member. */
-  NO_WAIT
+  NO_WAIT,
+  /** The leader slept in the adaptive wait (binlog_group_commit_sync_adaptive)
+  and then stopped; why is counted by the adaptive wait's own stop counters,
+  so MySQL's trigger counters keep their meaning for the fixed delay. */
+  ADAPTIVE
 };
 
 /**
@@ -83,7 +87,8 @@ class Binlog_group_commit_stats {
   uint64_t groups() const { return m_groups.load(std::memory_order_relaxed); }
   /** @return Binlog_group_commit_syncs */
   uint64_t syncs() const { return m_syncs.load(std::memory_order_relaxed); }
-  /** @return Binlog_group_commit_trigger_count/_timeout/_no_wait
+  /** @return Binlog_group_commit_trigger_count/_timeout/_no_wait, or for
+  ADAPTIVE the groups the adaptive wait closed after a sleep
   @param why  which trigger */
   uint64_t triggered(Binlog_group_close_trigger why) const {
     return const_cast<Binlog_group_commit_stats *>(this)
@@ -98,6 +103,8 @@ class Binlog_group_commit_stats {
         return m_trigger_count;
       case Binlog_group_close_trigger::TIMEOUT:
         return m_trigger_timeout;
+      case Binlog_group_close_trigger::ADAPTIVE:
+        return m_trigger_adaptive;
       case Binlog_group_close_trigger::NO_WAIT:
         break;
     }
@@ -110,6 +117,9 @@ class Binlog_group_commit_stats {
   std::atomic<uint64_t> m_trigger_count{0};
   std::atomic<uint64_t> m_trigger_timeout{0};
   std::atomic<uint64_t> m_trigger_no_wait{0};
+  /** Groups closed by the adaptive wait after a sleep (equal to
+  Binlog_group_commit_adaptive_waits). */
+  std::atomic<uint64_t> m_trigger_adaptive{0};
 };
 
 /** The server's group commit counters. */

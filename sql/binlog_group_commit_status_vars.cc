@@ -65,6 +65,26 @@ SHOW_VAR binlog_group_commit_status_vars[] = {
          &show_figure<binlog_group_commit_stats,
                       &Binlog_group_commit_stats::groups>),
      SHOW_FUNC, SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_stop_budget",
+     reinterpret_cast<char *>(
+         &show_figure<binlog_group_commit_adaptive,
+                      &Binlog_group_commit_adaptive::stops_budget>),
+     SHOW_FUNC, SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_stop_cap",
+     reinterpret_cast<char *>(
+         &show_figure<binlog_group_commit_adaptive,
+                      &Binlog_group_commit_adaptive::stops_cap>),
+     SHOW_FUNC, SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_stop_count",
+     reinterpret_cast<char *>(
+         &show_figure<binlog_group_commit_adaptive,
+                      &Binlog_group_commit_adaptive::stops_count>),
+     SHOW_FUNC, SHOW_SCOPE_GLOBAL},
+    {"group_commit_adaptive_stop_joined",
+     reinterpret_cast<char *>(
+         &show_figure<binlog_group_commit_adaptive,
+                      &Binlog_group_commit_adaptive::stops_joined>),
+     SHOW_FUNC, SHOW_SCOPE_GLOBAL},
     {"group_commit_adaptive_wait_gt_10ms",
      reinterpret_cast<char *>(&show_wait_bucket<3>), SHOW_FUNC,
      SHOW_SCOPE_GLOBAL},

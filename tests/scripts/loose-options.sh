@@ -40,7 +40,8 @@ mapfile -t steady_opts < <(sed -n 's/^# \(loose-[a-z_]*\) *= *\(.*\)$/\1 = \2/p'
 ((${#steady_opts[@]} >= 5)) || fail "found only ${#steady_opts[@]} loose- options in $EXAMPLE"
 for v in innodb_aio_pending_ios_per_thread innodb_adaptive_flushing_device_pacing \
          innodb_adaptive_flushing_device_latency_pct innodb_adaptive_flushing_device_capacity_max \
-         innodb_extent_size_min_free_pct binlog_group_commit_sync_adaptive; do
+         innodb_extent_size_min_free_pct binlog_group_commit_sync_adaptive \
+         binlog_group_commit_sync_adaptive_max_delay; do
   grep -qE "^#? *loose-$v *=" "$EXAMPLE" || fail "$v is not in $EXAMPLE in loose- form"
   if grep -qE "^#? *$v *=" "$EXAMPLE"; then fail "$v appears without loose- in $EXAMPLE"; fi
 done

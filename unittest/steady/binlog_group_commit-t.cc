@@ -66,10 +66,24 @@ class SyncWait : public ::testing::Test {
 
 TEST_F(SyncWait, AdaptiveWaitAppliesAtDelayZeroWhenTheGroupFsyncs) {
   opt_binlog_group_commit_sync_adaptive = true;
-  EXPECT_EQ(wait(0, 0, true), Binlog_group_close_trigger::TIMEOUT);
+  EXPECT_EQ(wait(0, 0, true), Binlog_group_close_trigger::ADAPTIVE);
   EXPECT_EQ(fixed_calls, 0);
   EXPECT_GT(fake_sleeps, 0); /* nobody arrived: it slept to its cap */
   EXPECT_EQ(fake_now - 1000000, 1000u); /* half the 2 ms fsync */
+}
+
+TEST_F(SyncWait, TheMaxDelayOptionBoundsTheWait) {
+  opt_binlog_group_commit_sync_adaptive = true;
+  const unsigned long saved_max = opt_binlog_group_commit_sync_adaptive_max_delay;
+  EXPECT_EQ(saved_max, BINLOG_ADAPTIVE_MAX_DELAY_DEFAULT);
+  opt_binlog_group_commit_sync_adaptive_max_delay = 300;
+  EXPECT_EQ(wait(0, 0, true), Binlog_group_close_trigger::ADAPTIVE);
+  EXPECT_LE(fake_now - 1000000, 300u); /* not half the 2 ms fsync */
+  opt_binlog_group_commit_sync_adaptive_max_delay = 0;
+  const uint64_t before = fake_now;
+  EXPECT_EQ(wait(0, 0, true), Binlog_group_close_trigger::NO_WAIT);
+  EXPECT_EQ(fake_now, before);
+  opt_binlog_group_commit_sync_adaptive_max_delay = saved_max;
 }
 
 TEST_F(SyncWait, OffMeansMysqlsWait) {

@@ -14,6 +14,9 @@ namespace {
 using Step = Binlog_adaptive_wait_step;
 using Trigger = Binlog_group_close_trigger;
 
+/** A max delay that never binds, for the tests of the other rules. */
+constexpr uint64_t NO_CAP = 1000000000;
+
 Binlog_adaptive_wait_input input(uint64_t group, uint64_t on_the_way,
                                  uint64_t waited, uint64_t fsync) {
   Binlog_adaptive_wait_input in{};
@@ -22,6 +25,7 @@ Binlog_adaptive_wait_input input(uint64_t group, uint64_t on_the_way,
   in.waited_usec = waited;
   in.tick_usec = 50;
   in.fsync_usec = fsync;
+  in.max_wait_usec = NO_CAP;
   return in;
 }
 
@@ -114,7 +118,7 @@ TEST(BinlogGroupCommitAdaptive, LoneCommitterNeverSleeps) {
   a.on_fsync(2000);
   a.on_enter_flush_stage();
   const uint64_t mark = a.on_leave_flush_stage(1);
-  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, fake_clock), Trigger::NO_WAIT);
+  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, NO_CAP, fake_clock), Trigger::NO_WAIT);
   EXPECT_EQ(Fake::sleeps, 0);
   EXPECT_EQ(a.waits(), 0u);
   EXPECT_EQ(a.wait_usec(), 0u);
@@ -131,10 +135,12 @@ TEST(BinlogGroupCommitAdaptive, WaitsUntilTheSessionsOnTheWayJoin) {
   Fake::on_sleep = [&a](int n) {
     if (n == 2) a.on_leave_flush_stage(2); /* their flush leader hands on */
   };
-  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, fake_clock), Trigger::TIMEOUT);
+  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, NO_CAP, fake_clock),
+            Trigger::ADAPTIVE);
   EXPECT_EQ(Fake::sleeps, 2);
   EXPECT_EQ(a.waits(), 1u);
   EXPECT_EQ(a.wait_usec(), 500u);
+  EXPECT_EQ(a.stops_joined(), 1u); /* everyone on the way joined */
 }
 
 TEST(BinlogGroupCommitAdaptive, GivesUpWhenTheWaitCostsMoreThanItSaves) {
@@ -145,9 +151,11 @@ TEST(BinlogGroupCommitAdaptive, GivesUpWhenTheWaitCostsMoreThanItSaves) {
   /* the group of 4 moves on, one straggler never arrives;
      group of 4: 4 x 250 us = 1000 us is still worth 1 x 1000 us, 375 not */
   const uint64_t mark = a.on_leave_flush_stage(4);
-  EXPECT_EQ(a.wait_for_joiners(4, mark, 0, fake_clock), Trigger::TIMEOUT);
+  EXPECT_EQ(a.wait_for_joiners(4, mark, 0, NO_CAP, fake_clock),
+            Trigger::ADAPTIVE);
   EXPECT_EQ(Fake::sleeps, 2);
   EXPECT_EQ(a.wait_usec(), 250u);
+  EXPECT_EQ(a.stops_budget(), 1u);
 }
 
 TEST(BinlogGroupCommitAdaptive, JoinersGrowTheGroupAndTheCountEndsIt) {
@@ -158,9 +166,11 @@ TEST(BinlogGroupCommitAdaptive, JoinersGrowTheGroupAndTheCountEndsIt) {
   const uint64_t mark = a.on_leave_flush_stage(2);
   Fake::on_sleep = [&a](int) { a.on_leave_flush_stage(1); };
   /* group 2, then 3, 4: no_delay_count 4 ends it with two still on the way */
-  EXPECT_EQ(a.wait_for_joiners(2, mark, 4, fake_clock), Trigger::COUNT);
+  EXPECT_EQ(a.wait_for_joiners(2, mark, 4, NO_CAP, fake_clock),
+            Trigger::ADAPTIVE);
   EXPECT_EQ(Fake::sleeps, 2);
   EXPECT_EQ(a.waits(), 1u);
+  EXPECT_EQ(a.stops_count(), 1u);
 }
 
 TEST(BinlogGroupCommitAdaptive, HalfAnFsyncCapsTheWait) {
@@ -169,7 +179,8 @@ TEST(BinlogGroupCommitAdaptive, HalfAnFsyncCapsTheWait) {
   a.on_fsync(600); /* tick 75 us */
   for (int i = 0; i < 50; i++) a.on_enter_flush_stage();
   const uint64_t mark = a.on_leave_flush_stage(1);
-  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, fake_clock), Trigger::TIMEOUT);
+  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, NO_CAP, fake_clock),
+            Trigger::ADAPTIVE);
   EXPECT_EQ(a.wait_usec(), 300u); /* 4 ticks; a 5th would pass 300 us */
   EXPECT_EQ(a.last_wait_usec(), 300u);
   EXPECT_EQ(a.waits_in_bucket(1), 1u); /* 100 us < 300 us <= 1 ms */
@@ -181,18 +192,93 @@ TEST(BinlogGroupCommitAdaptive, LastWaitAndHistogramFollowEachGroup) {
   a.on_fsync(4000); /* tick 250 us, cap 2 ms */
   for (int i = 0; i < 50; i++) a.on_enter_flush_stage();
   uint64_t mark = a.on_leave_flush_stage(1);
-  a.wait_for_joiners(1, mark, 0, fake_clock); /* waits to the cap */
+  a.wait_for_joiners(1, mark, 0, NO_CAP, fake_clock); /* waits to the cap */
   EXPECT_EQ(a.last_wait_usec(), 2000u);
   EXPECT_EQ(a.waits_in_bucket(2), 1u); /* 1 ms < 2 ms <= 10 ms */
   /* the next group finds nobody on the way: no wait, last wait 0 */
   mark = a.on_leave_flush_stage(49);
-  EXPECT_EQ(a.wait_for_joiners(49, mark, 0, fake_clock), Trigger::NO_WAIT);
+  EXPECT_EQ(a.wait_for_joiners(49, mark, 0, NO_CAP, fake_clock), Trigger::NO_WAIT);
   EXPECT_EQ(a.last_wait_usec(), 0u);
   EXPECT_EQ(a.waits(), 1u);
   EXPECT_EQ(Binlog_group_commit_adaptive::wait_bucket(100), 0);
   EXPECT_EQ(Binlog_group_commit_adaptive::wait_bucket(101), 1);
   EXPECT_EQ(Binlog_group_commit_adaptive::wait_bucket(10000), 2);
   EXPECT_EQ(Binlog_group_commit_adaptive::wait_bucket(10001), 3);
+}
+
+TEST(BinlogAdaptiveWaitStep, MaxDelayStopsTheWaitWhateverElseHolds) {
+  /* 1 member, 100 on the way, a 1 s fsync: nothing but the max delay
+     would stop it for half a second */
+  auto in = input(1, 100, 1951, 1000000);
+  in.max_wait_usec = 2000;
+  EXPECT_EQ(binlog_adaptive_wait_step(in), Step::STOP_CAP);
+  in.waited_usec = 1950; /* 1950 + 50 <= 2000: one more tick */
+  EXPECT_EQ(binlog_adaptive_wait_step(in), Step::WAIT);
+  in.waited_usec = 0;
+  in.max_wait_usec = 0; /* 0: never sleep */
+  EXPECT_EQ(binlog_adaptive_wait_step(in), Step::STOP_CAP);
+  /* the count still ends it first */
+  in.no_delay_count = 1;
+  EXPECT_EQ(binlog_adaptive_wait_step(in), Step::STOP_COUNT);
+}
+
+TEST(BinlogGroupCommitAdaptive, ASlowDeviceWaitsNoLongerThanTheMaxDelay) {
+  /* A device whose fsync slowed to a second: half an fsync would be
+     500 ms per group; the max delay holds every wait to 2 ms. */
+  Fake::reset();
+  Binlog_group_commit_adaptive a;
+  a.on_fsync(1000000); /* tick 250 us */
+  for (int i = 0; i < 50; i++) a.on_enter_flush_stage();
+  const uint64_t mark = a.on_leave_flush_stage(1);
+  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, 2000, fake_clock),
+            Trigger::ADAPTIVE);
+  EXPECT_EQ(a.last_wait_usec(), 2000u); /* 8 ticks of 250 us, not 2000 */
+  EXPECT_LE(a.wait_usec(), 2000u);
+  EXPECT_EQ(a.stops_cap(), 1u);
+  EXPECT_EQ(a.waits_in_bucket(3), 0u) << "no wait over 10 ms";
+}
+
+TEST(BinlogGroupCommitAdaptive, MaxDelayZeroNeverSleeps) {
+  Fake::reset();
+  Binlog_group_commit_adaptive a;
+  a.on_fsync(4000);
+  for (int i = 0; i < 10; i++) a.on_enter_flush_stage();
+  const uint64_t mark = a.on_leave_flush_stage(1);
+  EXPECT_EQ(a.wait_for_joiners(1, mark, 0, 0, fake_clock), Trigger::NO_WAIT);
+  EXPECT_EQ(Fake::sleeps, 0);
+  EXPECT_EQ(a.waits(), 0u);
+  EXPECT_EQ(a.stops_cap(), 0u) << "a group that did not wait has no stop";
+}
+
+TEST(BinlogGroupCommitAdaptive, EveryWaitHasExactlyOneStopReason) {
+  Fake::reset();
+  Binlog_group_commit_adaptive a;
+  a.on_fsync(4000);
+  /* Rounds of a leader and two on the way: both join (joined), one joins
+     and the count of 2 is reached (count), a 500 us max delay (cap), or
+     nobody comes until half the 4 ms fsync (budget). */
+  for (int round = 0; round < 40; round++) {
+    for (int i = 0; i < 3; i++) a.on_enter_flush_stage();
+    const uint64_t mark = a.on_leave_flush_stage(1);
+    uint64_t left = 0;
+    const int first_sleep = Fake::sleeps + 1;
+    Fake::on_sleep = [&a, &left, round, first_sleep](int n) {
+      if (n != first_sleep) return;
+      if (round % 4 == 0) left = 2;
+      if (round % 4 == 1) left = 1;
+      if (left > 0) a.on_leave_flush_stage(left);
+    };
+    a.wait_for_joiners(1, mark, round % 4 == 1 ? 2 : 0,
+                       round % 4 == 2 ? 500 : NO_CAP, fake_clock);
+    Fake::on_sleep = nullptr;
+    /* whoever is still on the way moves on before the next round */
+    if (left < 2) a.on_leave_flush_stage(2 - left);
+  }
+  EXPECT_EQ(a.waits(), 40u);
+  EXPECT_EQ(a.stops_joined(), 10u);
+  EXPECT_EQ(a.stops_count(), 10u);
+  EXPECT_EQ(a.stops_cap(), 10u);
+  EXPECT_EQ(a.stops_budget(), 10u);
 }
 
 TEST(BinlogGroupCommitAdaptive, SteadyClockMoves) {

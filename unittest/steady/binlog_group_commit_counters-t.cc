@@ -44,6 +44,20 @@ TEST(BinlogGroupCommitStats, CountsGroupsCommitsAndSyncs) {
   EXPECT_EQ(s.triggered(Trigger::NO_WAIT), 1u);
 }
 
+TEST(BinlogGroupCommitStats, AdaptiveWaitsStayOutOfMysqlsTriggers) {
+  /* A group the adaptive wait closed after a sleep is a group, but not a
+     fixed delay that expired or reached its count. */
+  Binlog_group_commit_stats s;
+  s.on_group(Trigger::ADAPTIVE);
+  s.on_group(Trigger::ADAPTIVE);
+  s.on_group(Trigger::NO_WAIT);
+  EXPECT_EQ(s.groups(), 3u);
+  EXPECT_EQ(s.triggered(Trigger::ADAPTIVE), 2u);
+  EXPECT_EQ(s.triggered(Trigger::TIMEOUT), 0u);
+  EXPECT_EQ(s.triggered(Trigger::COUNT), 0u);
+  EXPECT_EQ(s.triggered(Trigger::NO_WAIT), 1u);
+}
+
 TEST(BinlogGroupCommitStats, MergedFlushStagesMakeOneGroup) {
   /* Two flush-stage leaders queue behind a busy sync stage: one group. */
   Binlog_group_commit_stats s;
