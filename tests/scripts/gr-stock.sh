@@ -7,11 +7,14 @@
 # Steady primary, the primary role moves to the stock member
 # (group_replication_set_as_primary), 2000 more are committed there; after
 # each phase all three members are ONLINE, every secondary has applied
-# everything and CHECKSUM TABLE agrees. Skips (77) without both builds or
-# their group_replication.so.
+# everything and CHECKSUM TABLE agrees. Then the second Steady member, a
+# super_read_only secondary, is preallocated with SET EXTENT_SIZE (no GTID
+# made), the primary role moves to it, and 8,192 rows load into the space it
+# holds and replicate. Skips (77) without both builds or their
+# group_replication.so.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 LAB=$HERE/bench/lab
@@ -127,6 +130,34 @@ same "$B" "$A" 4000
 same "$B" "$C" 4000
 waits=$(sqlq "$A" "SHOW GLOBAL STATUS LIKE 'Binlog_group_commit_adaptive_waits'" | cut -f2)
 echo "$name: stock primary, two Steady secondaries: 2000 more applied, 3 ONLINE, same checksum ($waits adaptive commit waits on the first Steady member)"
+
+# Preallocate a secondary (super_read_only, as Group Replication keeps it),
+# then fail over to it and load into the space it holds.
+sqlq "$B" "CREATE TABLE d.bulk (id INT PRIMARY KEY AUTO_INCREMENT, pad CHAR(200) NOT NULL)"
+same "$B" "$C" 4000
+[[ $(sqlq "$C" "SELECT @@GLOBAL.super_read_only") == 1 ]] || fail "the Steady secondary is not super_read_only"
+gtids_C=$(sqlq "$C" "SELECT @@GLOBAL.gtid_executed")
+sqlq "$C" "ALTER TABLESPACE \`d/bulk\` SET EXTENT_SIZE = 256M" || fail "SET EXTENT_SIZE on the super_read_only secondary"
+bulk_size() { sqlq "$1" "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'd/bulk'"; }
+[[ $(bulk_size "$C") == 268435456 ]] || fail "the secondary's d/bulk is $(bulk_size "$C") bytes, not 256M"
+[[ $(sqlq "$C" "SELECT @@GLOBAL.gtid_executed") == "$gtids_C" ]] || fail "SET EXTENT_SIZE made a GTID on the secondary"
+wait_online 3
+uuid_C=$(sqlq "$C" "SELECT @@server_uuid")
+sqlq "$B" "SELECT group_replication_set_as_primary('$uuid_C')" >/dev/null || fail "set_as_primary to the preallocated member"
+for _ in $(seq 1 60); do [[ $(primary_port "$B") == "$sql_port_C" ]] && break; sleep 0.5; done
+[[ $(primary_port "$B") == "$sql_port_C" ]] || fail "the primary role did not move to the preallocated member"
+sqlq "$C" "INSERT INTO d.bulk (pad) VALUES (REPEAT('b', 200));"
+for _ in $(seq 1 13); do sqlq "$C" "INSERT INTO d.bulk (pad) SELECT pad FROM d.bulk"; done
+[[ $(bulk_size "$C") == 268435456 ]] || fail "the load into the preallocated member grew its file to $(bulk_size "$C")"
+wait_online 3
+for d in "$A" "$B"; do
+  gtids=$(sqlq "$C" "SELECT @@GLOBAL.gtid_executed")
+  [[ $(sqlq "$d" "SELECT WAIT_FOR_EXECUTED_GTID_SET('$gtids', 120)") == 0 ]] || fail "$d did not apply $gtids"
+  [[ $(sqlq "$d" "CHECKSUM TABLE d.bulk" | cut -f2) == $(sqlq "$C" "CHECKSUM TABLE d.bulk" | cut -f2) ]] || fail "d.bulk differs on $d"
+done
+rows=$(sqlq "$C" "SELECT COUNT(*) FROM d.bulk")
+echo "$name: SET EXTENT_SIZE = 256M on a super_read_only Steady secondary: no GTID; after failover to it $rows rows loaded into the preallocated file (size unchanged), same on all 3"
+
 for d in "$C" "$B" "$A"; do sqlq "$d" "STOP GROUP_REPLICATION"; done
 for d in "$C" "$B" "$A"; do mysqld_stop "$d"; done
 echo "$name: PASS"

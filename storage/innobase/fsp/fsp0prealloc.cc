@@ -34,10 +34,12 @@ Free Software Foundation.
 
 #include "fsp0prealloc.h"
 
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <cerrno>
 
 #include "fsp0fsp.h"
+#include "fsp0prealloc_chunks.h"
 #include "fsp0prealloc_plan.h"
 #include "log0chkp.h"
 #include "log0write.h"
@@ -74,21 +76,32 @@ fsp_prealloc::Geometry fsp_preallocate_geometry(const fil_space_t *space) {
   return geo;
 }
 
-bool fsp_preallocate_fs_space(const fil_space_t *space, std::string *path,
-                              uint64_t *free_bytes, uint64_t *total_bytes) {
+bool fsp_preallocate_fs(const fil_space_t *space, std::string *path,
+                        uint64_t *fs_id) {
   if (space->files.empty()) {
     return false;
   }
   *path = space->files.front().name;
-  struct statvfs st;
-  if (statvfs(path->c_str(), &st) != 0) {
+  struct stat st;
+  if (stat(path->c_str(), &st) != 0) {
     return false;
   }
-  /* f_bavail, not f_bfree: the blocks ext4 reserves for root are not the
-  server's to use when it runs as the mysql user. */
-  *free_bytes = uint64_t{st.f_bavail} * st.f_frsize;
-  *total_bytes = uint64_t{st.f_blocks} * st.f_frsize;
+  *fs_id = static_cast<uint64_t>(st.st_dev);
   return true;
+}
+
+fsp_prealloc::Fs_probe fsp_preallocate_probe(const std::string &path) {
+  return [path](fsp_prealloc::Fs_space *fs) {
+    struct statvfs st;
+    if (statvfs(path.c_str(), &st) != 0) {
+      return false;
+    }
+    /* f_bavail, not f_bfree: the blocks ext4 reserves for root are not the
+    server's to use when it runs as the mysql user. */
+    fs->free_bytes = uint64_t{st.f_bavail} * st.f_frsize;
+    fs->total_bytes = uint64_t{st.f_blocks} * st.f_frsize;
+    return true;
+  };
 }
 
 /** Debug builds: fail the extension of the second chunk as a full disk
@@ -110,94 +123,141 @@ static bool simulated_extend_failure([[maybe_unused]] ulint chunk,
   return false;
 }
 
-dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
-                        const std::function<bool()> &interrupted,
-                        page_no_t *reached_pages, int *os_errno) {
-  const page_size_t page_size(space->flags);
-  const fsp_prealloc::Geometry geo = fsp_preallocate_geometry(space);
+namespace {
 
-  dberr_t err = DB_SUCCESS;
-  lsn_t last_lsn = 0;
-  *reached_pages = 0;
-  *os_errno = 0;
-  [[maybe_unused]] ulint chunk = 0;
+/** The chunk loop's steps on a running server. */
+class Server_chunks : public fsp_prealloc::Chunk_ops {
+ public:
+  Server_chunks(fil_space_t *space, const std::function<bool()> &interrupted,
+                fsp_prealloc::Reservations::Claim *claim,
+                const fsp_prealloc::Fs_probe &probe)
+      : m_space(space),
+        m_page_size(space->flags),
+        m_interrupted(interrupted),
+        m_claim(claim),
+        m_probe(probe) {}
 
-  for (;;) {
-    if (interrupted()) {
-      err = DB_INTERRUPTED;
-      break;
-    }
+  bool interrupted() override { return m_interrupted(); }
 
-    /* Each chunk writes redo (MLOG_FILE_EXTEND, FSP_SIZE) like any
-    mini-transaction: make sure there is room for it first, as DML does. */
-    log_free_check();
+  void wait_for_redo_space() override { log_free_check(); }
 
+  void read_sizes(uint64_t *header_pages, uint64_t *file_pages) override {
     mtr_t mtr;
     mtr.start();
-    mtr_x_lock_space(space, &mtr);
-
+    mtr_x_lock_space(m_space, &mtr);
     buf_block_t *block = nullptr;
-    fsp_header_t *header =
-        fsp_get_space_header_block(space->id, page_size, &mtr, &block);
-    const page_no_t size = mach_read_from_4(header + FSP_SIZE);
-    *reached_pages = size;
-
-    if (size >= target_pages) {
-      mtr.commit();
-      break;
-    }
-
-    const auto next = static_cast<page_no_t>(
-        fsp_prealloc::next_size(size, target_pages, geo));
-    /* Extends the file, logs MLOG_FILE_EXTEND and fsyncs; on a full disk
-    the file may have grown part of the way. */
-    errno = 0;
-    chunk++;
-    bool extended;
-    int extend_errno;
-    if (simulated_extend_failure(chunk, &extend_errno)) {
-      extended = false;
-    } else {
-      extended = fil_space_extend(space, next);
-      /* The errno of the write or fallocate that failed, when the failure
-      was the last system call (best effort: 0 when unknown). */
-      extend_errno = errno;
-    }
-
-    const auto new_size = static_cast<page_no_t>(
-        fsp_prealloc::header_pages_after(space->size, size, geo));
-    if (new_size > size) {
-      fsp_header_size_update(header, new_size, &mtr);
-      space->size_in_header = new_size;
-      *reached_pages = new_size;
-    }
+    const fsp_header_t *header =
+        fsp_get_space_header_block(m_space->id, m_page_size, &mtr, &block);
+    *header_pages = mach_read_from_4(header + FSP_SIZE);
+    *file_pages = m_space->size;
     mtr.commit();
-    if (new_size > size) {
-      last_lsn = mtr.commit_lsn();
-      DBUG_EXECUTE_IF("ib_prealloc_crash_after_chunk_commit", DBUG_SUICIDE(););
-      DEBUG_SYNC_C("ib_prealloc_after_chunk");
-    }
+  }
 
-    if (!extended) {
-      *os_errno = extend_errno;
-      err = extend_errno == ENOSPC || extend_errno == EDQUOT ||
-                    extend_errno == 0
-                ? DB_OUT_OF_FILE_SPACE
-                : DB_IO_ERROR;
-      break;
+  bool may_grow(uint64_t bytes) override {
+    if (m_claim == nullptr) {
+      return true;
     }
-    if (new_size <= size) {
-      /* The file grew but not by a whole extent: never spin. */
-      err = DB_ERROR;
-      break;
+    m_refusal = fsp_prealloc::reservations().next_chunk(
+        *m_claim, bytes, m_probe,
+        static_cast<uint32_t>(srv_extent_size_min_free_pct));
+    return m_refusal.granted;
+  }
+
+  bool extend_file(uint64_t pages, int *os_errno) override {
+    m_chunk++;
+    if (simulated_extend_failure(m_chunk, os_errno)) {
+      return false;
+    }
+    errno = 0;
+    const bool extended =
+        fil_space_extend(m_space, static_cast<page_no_t>(pages));
+    /* The errno of the write that failed, when it was the last system
+    call (best effort: 0 when unknown). */
+    *os_errno = extended ? 0 : errno;
+    return extended;
+  }
+
+  uint64_t file_pages() override { return m_space->size; }
+
+  void grew(uint64_t bytes) override {
+    if (m_claim != nullptr) {
+      fsp_prealloc::reservations().wrote(m_claim, bytes);
     }
   }
+
+  uint64_t raise_header(uint64_t pages) override {
+    mtr_t mtr;
+    mtr.start();
+    mtr_x_lock_space(m_space, &mtr);
+    buf_block_t *block = nullptr;
+    fsp_header_t *header =
+        fsp_get_space_header_block(m_space->id, m_page_size, &mtr, &block);
+    const page_no_t size = mach_read_from_4(header + FSP_SIZE);
+    const auto want = static_cast<page_no_t>(pages);
+    if (want <= size) {
+      mtr.commit();
+      return size;
+    }
+    fsp_header_size_update(header, want, &mtr);
+    m_space->size_in_header = want;
+    mtr.commit();
+    m_last_lsn = mtr.commit_lsn();
+    DBUG_EXECUTE_IF("ib_prealloc_crash_after_chunk_commit", DBUG_SUICIDE(););
+    DEBUG_SYNC_C("ib_prealloc_after_chunk");
+    return want;
+  }
+
+  /** @return end LSN of the last FSP_SIZE update, 0 if none */
+  lsn_t last_lsn() const { return m_last_lsn; }
+  /** @return the reserve's answer to the last chunk asked */
+  const fsp_prealloc::Grant &refusal() const { return m_refusal; }
+
+ private:
+  fil_space_t *m_space;
+  const page_size_t m_page_size;
+  const std::function<bool()> &m_interrupted;
+  fsp_prealloc::Reservations::Claim *m_claim;
+  const fsp_prealloc::Fs_probe &m_probe;
+  fsp_prealloc::Grant m_refusal;
+  lsn_t m_last_lsn{0};
+  ulint m_chunk{0};
+};
+
+}  // namespace
+
+dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
+                        const std::function<bool()> &interrupted,
+                        fsp_prealloc::Reservations::Claim *claim,
+                        const fsp_prealloc::Fs_probe &probe,
+                        page_no_t *reached_pages, int *os_errno,
+                        fsp_prealloc::Grant *refusal) {
+  Server_chunks ops(space, interrupted, claim, probe);
+  uint64_t reached = 0;
+  const fsp_prealloc::Chunks_end end = fsp_prealloc::grow_in_chunks(
+      ops, target_pages, fsp_preallocate_geometry(space), &reached, os_errno);
+  *reached_pages = static_cast<page_no_t>(reached);
+  *refusal = ops.refusal();
 
   /* The statement owns no InnoDB transaction whose commit would flush the
   redo: make the size reached durable before the client hears about it. */
-  if (last_lsn > 0) {
-    log_write_up_to(*log_sys, last_lsn, true);
+  if (ops.last_lsn() > 0) {
+    log_write_up_to(*log_sys, ops.last_lsn(), true);
     DBUG_EXECUTE_IF("ib_prealloc_crash_after_redo_flush", DBUG_SUICIDE(););
   }
-  return err;
+
+  switch (end) {
+    case fsp_prealloc::Chunks_end::DONE:
+      return DB_SUCCESS;
+    case fsp_prealloc::Chunks_end::INTERRUPTED:
+      return DB_INTERRUPTED;
+    case fsp_prealloc::Chunks_end::RESERVE:
+      return DB_OUT_OF_DISK_SPACE;
+    case fsp_prealloc::Chunks_end::EXTEND_FAILED:
+      return *os_errno == ENOSPC || *os_errno == EDQUOT || *os_errno == 0
+                 ? DB_OUT_OF_FILE_SPACE
+                 : DB_IO_ERROR;
+    case fsp_prealloc::Chunks_end::NO_PROGRESS:
+      break;
+  }
+  return DB_ERROR;
 }

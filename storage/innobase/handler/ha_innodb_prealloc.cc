@@ -33,6 +33,28 @@ Free Software Foundation.
 #include "srv0srv.h"
 #include "ut0ut.h"
 
+namespace {
+
+unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
+
+/** Report that the free-space reserve stopped a preallocation (or refused
+it before its first chunk because of other statements' claims).
+@param[in]  name     tablespace name
+@param[in]  reached  size of the tablespace now, bytes
+@param[in]  target   size requested, bytes
+@param[in]  path     the data file on the file system
+@param[in]  grant    the reserve's figures */
+void report_reserve(const char *name, uint64_t reached, uint64_t target,
+                    const std::string &path,
+                    const fsp_prealloc::Grant &grant) {
+  my_error(ER_STEADY_PREALLOC_RESERVE, MYF(0), name, ull(reached),
+           ull(target), ull(grant.asked_bytes), ull(grant.reserve_bytes),
+           srv_extent_size_min_free_pct, path.c_str(),
+           ull(grant.fs.free_bytes), ull(grant.others_bytes));
+}
+
+}  // namespace
+
 int innobase_preallocate_tablespace(THD *thd,
                                     const st_alter_tablespace *alter_info,
                                     const dd::Tablespace *dd_space) {
@@ -74,7 +96,6 @@ int innobase_preallocate_tablespace(THD *thd,
       uint64_t{space->size_in_header} * geo.page_bytes;
   const fsp_prealloc::Target target =
       fsp_prealloc::plan_target(requested, space->size_in_header, geo);
-  const auto ull = [](uint64_t v) { return static_cast<unsigned long long>(v); };
 
   int error = 0;
   switch (target.verdict) {
@@ -93,31 +114,48 @@ int innobase_preallocate_tablespace(THD *thd,
 
     case fsp_prealloc::Verdict::GROW: {
       const uint64_t target_bytes = target.pages * geo.page_bytes;
-      /* The free-space guard, before a byte is written: a typo (10T for
-      10G) must not fill the file system the binary log and redo log may
-      share. Where the file system cannot be asked, nothing is refused. */
+      const uint64_t file_bytes = uint64_t{space->size} * geo.page_bytes;
+      const uint32_t min_free_pct =
+          static_cast<uint32_t>(srv_extent_size_min_free_pct);
+      /* The free-space reserve, before a byte is written: a typo (10T for
+      10G) or two statements at once must not fill the file system the
+      binary log and redo log may share. The statement claims what it will
+      write; the claims of other statements in flight count as used. Where
+      the file system cannot be asked, nothing is refused. */
       std::string path;
-      uint64_t fs_free = 0;
-      uint64_t fs_total = 0;
-      if (fsp_preallocate_fs_space(space, &path, &fs_free, &fs_total)) {
-        const fsp_prealloc::Space_check check = fsp_prealloc::check_free_space(
-            target_bytes, uint64_t{space->size} * geo.page_bytes, fs_free,
-            fs_total, static_cast<uint32_t>(srv_extent_size_min_free_pct));
-        if (!check.fits) {
-          my_error(ER_STEADY_PREALLOC_NO_SPACE, MYF(0), ull(requested), name,
-                   ull(check.needed_bytes), path.c_str(), ull(fs_free),
-                   ull(fs_total), srv_extent_size_min_free_pct,
-                   ull(check.reserve_bytes));
-          error = 1;
-          break;
-        }
+      uint64_t fs_id = 0;
+      const bool fs_known = fsp_preallocate_fs(space, &path, &fs_id);
+      const fsp_prealloc::Fs_probe probe =
+          fs_known ? fsp_preallocate_probe(path)
+                   : fsp_prealloc::Fs_probe(
+                         [](fsp_prealloc::Fs_space *) { return false; });
+      fsp_prealloc::Reservations::Claim claim;
+      const fsp_prealloc::Grant grant = fsp_prealloc::reservations().open(
+          &claim, fs_id,
+          target_bytes > file_bytes ? target_bytes - file_bytes : 0, probe,
+          min_free_pct);
+      if (!grant.granted && grant.others_bytes == 0) {
+        my_error(ER_STEADY_PREALLOC_NO_SPACE, MYF(0), ull(requested), name,
+                 ull(grant.asked_bytes), path.c_str(),
+                 ull(grant.fs.free_bytes), ull(grant.fs.total_bytes),
+                 srv_extent_size_min_free_pct, ull(grant.reserve_bytes));
+        error = 1;
+        break;
+      }
+      if (!grant.granted) {
+        report_reserve(name, current_bytes, target_bytes, path, grant);
+        error = 1;
+        break;
       }
 
       page_no_t reached = 0;
       int os_errno = 0;
+      fsp_prealloc::Grant refusal;
       const dberr_t err = fsp_preallocate(
           space, static_cast<page_no_t>(target.pages),
-          [thd]() { return thd_killed(thd) != 0; }, &reached, &os_errno);
+          [thd]() { return thd_killed(thd) != 0; },
+          fs_known ? &claim : nullptr, probe, &reached, &os_errno, &refusal);
+      fsp_prealloc::reservations().close(&claim);
       const uint64_t reached_bytes = uint64_t{reached} * geo.page_bytes;
       char errbuf[MYSYS_STRERROR_SIZE];
       const char *os_msg =
@@ -129,6 +167,10 @@ int innobase_preallocate_tablespace(THD *thd,
           break;
         case DB_INTERRUPTED:
           my_error(ER_QUERY_INTERRUPTED, MYF(0));
+          error = 1;
+          break;
+        case DB_OUT_OF_DISK_SPACE:
+          report_reserve(name, reached_bytes, target_bytes, path, refusal);
           error = 1;
           break;
         case DB_OUT_OF_FILE_SPACE:

@@ -22,22 +22,27 @@ Free Software Foundation.
 
 #include "fil0fil.h"
 #include "fsp0prealloc_plan.h"
+#include "fsp0prealloc_reserve.h"
 #include "univ.i"
 
 /** innodb_extent_size_min_free_pct: percentage of the file system holding a
 tablespace that SET EXTENT_SIZE must leave free. */
 extern ulong srv_extent_size_min_free_pct;
 
-/** Free and total space of the file system holding a tablespace's (first)
-data file, for the free-space guard.
-@param[in]   space        tablespace
-@param[out]  path         the data file's path
-@param[out]  free_bytes   bytes the server may allocate (f_bavail)
-@param[out]  total_bytes  size of the file system
-@return false if the file system could not be asked (no file, statvfs
-failed) */
-bool fsp_preallocate_fs_space(const fil_space_t *space, std::string *path,
-                              uint64_t *free_bytes, uint64_t *total_bytes);
+/** The file system holding a tablespace's (first) data file.
+@param[in]   space  tablespace
+@param[out]  path   the data file's path
+@param[out]  fs_id  the file system (st_dev of the data file)
+@return false if the tablespace has no file or stat() failed */
+bool fsp_preallocate_fs(const fil_space_t *space, std::string *path,
+                        uint64_t *fs_id);
+
+/** A probe asking statvfs() for the space of the file system holding path:
+free is f_bavail (the blocks ext4 keeps for root are not the server's when
+it runs as the mysql user).
+@param[in]  path  a file on the file system
+@return the probe, false when statvfs() fails */
+fsp_prealloc::Fs_probe fsp_preallocate_probe(const std::string &path);
 
 /** The geometry the size arithmetic needs, from a tablespace's flags.
 @param[in]  space  tablespace
@@ -50,26 +55,36 @@ fsp_prealloc::Geometry fsp_preallocate_geometry(const fil_space_t *space);
 const char *fsp_preallocate_refusal(space_id_t space_id);
 
 /** Grow a tablespace until FSP_SIZE is at least target_pages, one chunk at
-a time. Before each chunk it waits for redo space (log_free_check()), as
-DML does. Each chunk is one mini-transaction that X-latches the space and
-page 0, extends the file (MLOG_FILE_EXTEND redo, fallocate or zero-fill as
-innodb_extend_and_initialize says, fsync) and then raises FSP_SIZE, so
-FSP_SIZE never exceeds the durable file size. Between chunks the latches are
-free, so other threads allocate pages. On return the redo of the last
-FSP_SIZE update is flushed.
+a time (fsp_prealloc::grow_in_chunks()). Before each chunk it waits for
+redo space (log_free_check()), as DML does, and asks the free-space reserve
+(claim): a chunk that would leave less than innodb_extent_size_min_free_pct
+of the file system free, counting what other preallocations in flight have
+claimed, is refused. The file grows (MLOG_FILE_EXTEND redo, fallocate or
+zero-fill as innodb_extend_and_initialize says, fsync) with no tablespace or
+page latch held; then a short mini-transaction raises FSP_SIZE, so FSP_SIZE
+never exceeds the durable file size. On return the redo of the last FSP_SIZE
+update is flushed.
 @param[in,out]  space         tablespace, acquired by the caller
 @param[in]      target_pages  size to reach, whole extents
 @param[in]      interrupted   called between chunks; true stops the growth
+@param[in,out]  claim         the statement's claim on the reserve, or
+                              nullptr when the file system cannot be asked
+@param[in]      probe         asks the data file's file system for its space
 @param[out]     reached_pages FSP_SIZE when the function returns
 @param[out]     os_errno      errno of the failed extension, 0 if unknown
+@param[out]     refusal       the reserve's figures when it refused a chunk
 @retval DB_SUCCESS            FSP_SIZE >= target_pages
 @retval DB_INTERRUPTED        interrupted() said stop
+@retval DB_OUT_OF_DISK_SPACE  the reserve refused the next chunk (refusal)
 @retval DB_OUT_OF_FILE_SPACE  the file could not grow: disk full or quota
                               (or no errno to tell)
 @retval DB_IO_ERROR           the file could not grow for another OS error
 @retval DB_ERROR              the file grew by less than an extent */
 dberr_t fsp_preallocate(fil_space_t *space, page_no_t target_pages,
                         const std::function<bool()> &interrupted,
-                        page_no_t *reached_pages, int *os_errno);
+                        fsp_prealloc::Reservations::Claim *claim,
+                        const fsp_prealloc::Fs_probe &probe,
+                        page_no_t *reached_pages, int *os_errno,
+                        fsp_prealloc::Grant *refusal);
 
 #endif /* fsp0prealloc_h */

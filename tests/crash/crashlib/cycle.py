@@ -13,11 +13,21 @@ from .xa import XA_PREPARE_LEAD
 # --prealloc: each table is preallocated before the run, and every other cycle
 # kills mysqld PREALLOC_LEAD seconds into a preallocation of a scratch table
 # to PREALLOC_TARGET, far more than can be written in that time. The scratch
-# table is dropped after the check, so the datadir does not grow per cycle.
+# table is file-per-table in cycles 2, 6, 10, ... and in the general
+# tablespace SCRATCH_TS in cycles 4, 8, 12, ... (a general tablespace is
+# preallocated by its own name and never shrinks). The scratch table (and
+# SCRATCH_TS) is dropped after the check, so the datadir does not grow per
+# cycle.
 PREALLOC_TABLE_SIZE = "64M"
 PREALLOC_TARGET = 8 << 30
 PREALLOC_LEAD = 0.7
 SCRATCH_ROWS = 2000
+SCRATCH_TS = "scratch_ts"
+
+
+def scratch_in_general_ts(cycle):
+    """Cycles whose scratch table lives in SCRATCH_TS."""
+    return cycle % 4 == 0
 
 
 def group_commit_counters(server):
@@ -38,12 +48,16 @@ def preallocate_tables(server, tables):
                         for k in range(1, tables + 1)))
 
 
-def create_scratch(server):
-    server.sql(f"SET gtid_next = 'AUTOMATIC:{PREALLOC_GTID_TAG}'; "
+def create_scratch(server, general):
+    tag = f"SET gtid_next = 'AUTOMATIC:{PREALLOC_GTID_TAG}'; "
+    server.sql(tag + f"DROP TABLE IF EXISTS {DB}.scratch")
+    if general and not server.sql(f"SELECT 1 FROM information_schema.INNODB_TABLESPACES "
+                                  f"WHERE NAME = '{SCRATCH_TS}'"):
+        server.sql(tag + f"CREATE TABLESPACE {SCRATCH_TS} ADD DATAFILE '{SCRATCH_TS}.ibd'")
+    server.sql(tag +
                f"SET SESSION cte_max_recursion_depth = {SCRATCH_ROWS + 1}; "
-               f"DROP TABLE IF EXISTS {DB}.scratch; "
                f"CREATE TABLE {DB}.scratch (id INT NOT NULL PRIMARY KEY, pad CHAR(200) NOT NULL) "
-               f"ENGINE=InnoDB; "
+               f"ENGINE=InnoDB{' TABLESPACE ' + SCRATCH_TS if general else ''}; "
                f"INSERT INTO {DB}.scratch WITH RECURSIVE n(i) AS "
                f"(SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {SCRATCH_ROWS}) "
                f"SELECT i, REPEAT('s', 200) FROM n;")
@@ -58,15 +72,16 @@ def prealloc_target(datadir):
     return min(PREALLOC_TARGET, max(64 << 20, free // 2 // (1 << 20) * (1 << 20)))
 
 
-def start_scratch_prealloc(server):
+def start_scratch_prealloc(server, general):
+    name = SCRATCH_TS if general else f"`{DB}/scratch`"
     return subprocess.Popen(
         server.client_cmd() + ["-e", f"SET gtid_next = 'AUTOMATIC:{PREALLOC_GTID_TAG}'; "
-                                     f"ALTER TABLESPACE `{DB}/scratch` "
+                                     f"ALTER TABLESPACE {name} "
                                      f"SET EXTENT_SIZE = {prealloc_target(server.datadir)}"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
-def scratch_problems(server):
+def scratch_problems(server, general):
     """After recovery the scratch table has all its rows and checks clean."""
     problems = []
     rows = server.sql(f"SELECT COUNT(*) FROM {DB}.scratch")[0][0]
@@ -76,6 +91,8 @@ def scratch_problems(server):
     if bad:
         problems.append("PREALLOC: CHECK TABLE scratch: " + "; ".join(" ".join(x) for x in bad[:3]))
     server.sql(f"SET gtid_next = 'AUTOMATIC:{PREALLOC_GTID_TAG}'; DROP TABLE {DB}.scratch")
+    if general:
+        server.sql(f"SET gtid_next = 'AUTOMATIC:{PREALLOC_GTID_TAG}'; DROP TABLESPACE {SCRATCH_TS}")
     return problems
 
 
@@ -87,8 +104,9 @@ def run_cycle(server, ledger, verifier, cycle, args, rng, errdir, home=None, rec
     `home` started again on the datadir for the next cycle. `xa` (an Xa):
     long-XID XA transactions committed under the load, a set left prepared
     just before the kill, listed and resolved after recovery."""
+    general = scratch_in_general_ts(cycle)
     if args.prealloc and cycle % 2 == 0:
-        create_scratch(server)
+        create_scratch(server, general)
     workers = [Worker(server, ledger, cycle, t, args.tables, errdir)
                for t in range(1, args.threads + 1)]
     LIVE_WORKERS[:] = workers
@@ -107,7 +125,7 @@ def run_cycle(server, ledger, verifier, cycle, args, rng, errdir, home=None, rec
     if args.prealloc and cycle % 2 == 0:
         lead = min(PREALLOC_LEAD, run_for / 2)
         sleep_until(deadline - lead)
-        alter = start_scratch_prealloc(server)
+        alter = start_scratch_prealloc(server, general)
     xa_prepared = 0
     if xa is not None:
         sleep_until(deadline - XA_PREPARE_LEAD)
@@ -138,11 +156,12 @@ def run_cycle(server, ledger, verifier, cycle, args, rng, errdir, home=None, rec
              xa_prepared="", xa_listed="", xa_committed="", xa_rolledback="")
     if alter is not None:
         _, alter_err = alter.communicate(timeout=60)
-        r["prealloc"] = "during" if prealloc_running else "after"
+        r["prealloc"] = ("during" if prealloc_running else "after") + \
+            (" general" if general else "")
         if not prealloc_running and alter.returncode != 0:
             r["problems"].append(f"PREALLOC: the preallocation failed before the kill: "
                                  f"{alter_err.strip()}")
-        r["problems"] += scratch_problems(server)
+        r["problems"] += scratch_problems(server, general)
     if xa is not None:
         x = xa.check(cycle)
         r["problems"] += x.pop("problems")
@@ -182,10 +201,19 @@ def cycle_line(cycle, cycles, r):
             f"gtids {gt}; lost {r['lost']} partial {r['partial']} "
             f"check-errors {r['check_errors']} log-errors {r['log_errors']}"
             f"{'; binlog group commit %s trx in %s groups' % (r['binlog_commits'], r['binlog_groups']) if r['binlog_groups'] != '' else ''}"
-            f"{'; killed during a preallocation' if r['prealloc'] == 'during' else ''}"
-            f"{'; preallocation ended before the kill' if r['prealloc'] == 'after' else ''}"
+            f"{prealloc_part(r['prealloc'])}"
             f"{xa_part(r)}"
             f"  {status}")
+
+
+def prealloc_part(prealloc):
+    """'during' / 'after', with ' general' for a general tablespace."""
+    if not prealloc:
+        return ""
+    where = " of a general tablespace" if prealloc.endswith(" general") else ""
+    if prealloc.startswith("during"):
+        return f"; killed during a preallocation{where}"
+    return f"; preallocation{where} ended before the kill"
 
 
 def xa_part(r):
