@@ -17,7 +17,6 @@ Free Software Foundation.
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 namespace buf_flush_pace {
 
@@ -95,12 +94,6 @@ between about 50% and 90% as LRU batches evict, and the pressure rises
 at once: read from one second's share, it would spike to 1 and lift the
 flush-list budget every few seconds. */
 constexpr double DIRTY_WEIGHT = 0.2;
-/** No early LRU wake-up once the page cleaner has run no round for this
-many seconds (it runs rounds only while the server is active). */
-constexpr double LRU_IDLE_S = 1.0;
-/** The LRU batches of a second may take up to this multiple of the
-depth. */
-constexpr double LRU_RATE = 2.0;
 /** The LRU depth rises to (1 + this) x innodb_lru_scan_depth... */
 constexpr double LRU_BOOST = 3.0;
 /** ...by this factor a second while threads wait for free pages or the
@@ -244,71 +237,6 @@ double free_pressure(uint64_t free_pages, uint64_t target, uint64_t waits) {
   const double half = target / 2.0;
   if (target == 0 || free_pages >= half) return 0;
   return clamp01(1.0 - static_cast<double>(free_pages) / half);
-}
-
-uint64_t lru_batch(uint64_t depth) {
-  return std::max<uint64_t>(
-      1, static_cast<uint64_t>(
-             std::ceil(LRU_RATE * static_cast<double>(depth) / LRU_ROUNDS)));
-}
-
-double lru_due(double last_s, bool below) {
-  return below ? last_s + 1.0 / LRU_ROUNDS : -1;
-}
-
-uint64_t kept_upstream(uint64_t upstream, uint64_t dirty_pages, uint64_t age,
-                       uint64_t lwm_age, bool sync_flush) {
-  if (sync_flush || lwm_age == 0 || age >= lwm_age) return upstream;
-  return std::min(upstream, dirty_pages);
-}
-
-uint64_t round_target(uint64_t upstream, uint64_t budget, bool sync_flush) {
-  if (!sync_flush) return std::max(upstream, budget);
-  return std::max(upstream, (budget + MAX_SLICES - 1) / MAX_SLICES);
-}
-
-uint64_t Slicer::first(uint64_t n_pages, double now_s) {
-  m_start = now_s;
-  m_count = static_cast<unsigned>(
-      std::clamp<uint64_t>(n_pages / SLICE_MIN_PAGES, 1, MAX_SLICES));
-  m_per_slice = n_pages / m_count;
-  m_next = 1;
-  /* The first slice takes the remainder of the division. */
-  return n_pages - m_per_slice * (m_count - 1);
-}
-
-uint64_t Slicer::next(double now_s) {
-  /* A sleep ends up to a clock tick early: a millisecond early is due. */
-  if (m_next >= m_count || now_s + 0.001 < due()) return 0;
-  m_next++;
-  return m_per_slice;
-}
-
-double Slicer::due() const {
-  if (m_next >= m_count) return -1;
-  return m_start + static_cast<double>(m_next) / m_count;
-}
-
-double Wakeup::next(double now_s, double second_start_s, bool below,
-                    Slicer *slicer) {
-  if (slicer->due() >= 0 && slicer->due() < second_start_s) {
-    *slicer = Slicer();
-  }
-  double due = slicer->due();
-  if (below && now_s - m_last_round < LRU_IDLE_S) {
-    const double lru = lru_due(m_last_round, true);
-    if (due < 0 || lru < due) due = lru;
-  }
-  if (due < 0 || due > now_s) return due;
-  /* Due now: the coordinator wakes at once. If the last such wake-up ran
-  no round (the server went idle with slices or an LRU batch due), the
-  same time would come back at once: not before the next LRU round. */
-  const double tick = 1.0 / LRU_ROUNDS;
-  if (m_last_wake > m_last_round && now_s < m_last_wake + tick) {
-    return m_last_wake + tick;
-  }
-  m_last_wake = now_s;
-  return due;
 }
 
 void Controller::reset() { *this = Controller(); }
@@ -703,36 +631,6 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   m_lru_depth = std::clamp(m_lru_depth, depth_lo, depth_hi);
   m_last.lru_depth = static_cast<uint64_t>(std::llround(m_lru_depth));
   return m_last;
-}
-
-void split_by_age(uint64_t total, const uint64_t *weights, size_t n,
-                  uint64_t *out) {
-  uint64_t sum = 0;
-  for (size_t i = 0; i < n; i++) sum += weights[i];
-  /* One page each, the rest in proportion to the weights (evenly without
-  any), rounded down. */
-  const uint64_t rest = total > n ? total - n : 0;
-  uint64_t given = 0;
-  for (size_t i = 0; i < n; i++) {
-    const uint64_t share =
-        sum == 0 ? rest / n
-                 : static_cast<uint64_t>(static_cast<long double>(rest) *
-                                         weights[i] / sum);
-    out[i] = 1 + share;
-    given += share;
-  }
-  /* Each share lost less than a page to the rounding, so fewer than n
-  pages are left: one more each to the heaviest instances (the first ones
-  when the weights tie). */
-  std::vector<bool> topped(n, false);
-  for (uint64_t left = rest - given; left > 0; left--) {
-    size_t best = n;
-    for (size_t i = 0; i < n; i++) {
-      if (!topped[i] && (best == n || weights[i] > weights[best])) best = i;
-    }
-    topped[best] = true;
-    out[best]++;
-  }
 }
 
 }  // namespace buf_flush_pace

@@ -1,0 +1,196 @@
+/*****************************************************************************
+
+Copyright (c) 2026, Steady Server authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+*****************************************************************************/
+
+/** @file include/buf0flu_pace_rounds.h
+ Device-paced flushing within the second: how the page cleaner
+ coordinator spreads the controller's per-second budget (buf0flu_pace.h)
+ over rounds, slices and LRU batches, and when it wakes up for them. The
+ controller decides how much a second; this decides when in the second and
+ in which buffer pool instance. The reasoning behind the constants is in
+ docs/design/device-pacing-controller.md. */
+
+#ifndef buf0flu_pace_rounds_h
+#define buf0flu_pace_rounds_h
+
+#include <cstddef>
+#include <cstdint>
+
+namespace buf_flush_pace {
+
+/** LRU batches per second while a free list is below the LRU depth.
+Each batch is a burst of page writes that the redo and binary log writes
+of the commits queue behind; on a volume at its IOPS cap the burst sets
+the commits' tail latency, so more, smaller batches. */
+constexpr unsigned LRU_ROUNDS = 20;
+
+/** Most pages one LRU batch flushes or evicts in an instance while pacing:
+twice the depth a second, spread over LRU_ROUNDS batches. Upstream
+refills the free list to innodb_lru_scan_depth in one batch at the start
+of each second, and again whenever a thread waiting for a free page wakes
+the page cleaner. With the depth raised under free-page pressure, that
+batch puts thousands of page writes into the device queue at once, and
+the page reads, redo and binary log writes behind them wait. Batches
+every 1 / LRU_ROUNDS of a second each replace what was taken since the
+last one;
+the cap spreads a refill after a burst of reads, or after the depth
+rose, over several of them. Twice the depth leaves room for reads that
+take more than the depth a second.
+@param[in]  depth  free pages the LRU batch keeps per instance
+@return pages for one batch, at least 1 */
+uint64_t lru_batch(uint64_t depth);
+
+/** When the next LRU batch is due.
+@param[in]  last_s  when the page cleaner's last round (with its LRU
+                    batch) ended, seconds on a monotonic clock
+@param[in]  below   a free list is below the LRU depth
+@return last_s + 1 / LRU_ROUNDS while below, else a negative value: the
+page cleaner's own second (and a thread waiting for a free page) decide */
+double lru_due(double last_s, bool below);
+
+/** Split a flush-list target over the buffer pool instances by page age,
+as upstream's set_flush_target_by_lsn() does: in proportion to each
+instance's dirty pages modified at or before the LSN the round aims for
+(the oldest pages hold the checkpoint back; an instance without any has
+nothing urgent). Every instance is asked for at least one page, so none
+is left out for a round, and with no page counted anywhere the target is
+split evenly.
+@param[in]  total    pages to flush in all instances
+@param[in]  weights  per instance, pages at or before the target LSN
+@param[in]  n        instances (>= 1)
+@param[out] out      per instance, pages to flush; they add up to
+                     max(total, n) */
+void split_by_age(uint64_t total, const uint64_t *weights, size_t n,
+                  uint64_t *out);
+
+/** Fewest pages in one slice of a second's flush target. */
+constexpr uint64_t SLICE_MIN_PAGES = 64;
+/** Most slices per second. Ten, not as many as LRU rounds: a slice's
+writes are waited for before the next round, and with page writes slowed
+by the device, slices left undone in a second let the age run past the
+async mark (sync-mode flushing measured at twenty, none at ten). */
+constexpr unsigned MAX_SLICES = 10;
+
+/** What a round keeps of upstream's flush-list target.
+
+Below innodb_adaptive_flushing_lwm (as a share of the redo capacity, the
+mark get_pct_for_lsn() reads) upstream documents no adaptive flushing, but
+its target still carries two terms that do not look at the age: the pages
+within three seconds of redo of the oldest modification, and the echo of
+what it flushed before (page_avg_rate). On a device at its write cap they
+hold a pool with the checkpoint 2-4 % old at ~1,300 flush-list pages a
+second, re-written hot pages that take device writes from the LRU
+batches and the reads. There, the round keeps only upstream's dirty-page term
+(innodb_io_capacity x its pct_for_dirty); the budget still lifts it
+wherever the age, the dirty-page share or the free lists press. At or
+past the mark, in a sync flush round, or with the mark at 0
+(innodb_adaptive_flushing_lwm=0), upstream's whole target is kept.
+@param[in]  upstream     upstream's target for the round
+@param[in]  dirty_pages  upstream's dirty-page term, pages a second
+@param[in]  age          checkpoint age, LSN
+@param[in]  lwm_age      innodb_adaptive_flushing_lwm's mark, LSN (0: none)
+@param[in]  sync_flush   the round is a sync flush round
+@return the part of upstream's target the round keeps */
+uint64_t kept_upstream(uint64_t upstream, uint64_t dirty_pages, uint64_t age,
+                       uint64_t lwm_age, bool sync_flush);
+
+/** Flush target of one page cleaner round, from upstream's target and the
+budget (pages per second).
+
+Outside sync flush the round starts the coordinator's second, and the
+second's budget is its target (the Slicer spreads it over the second). In
+sync flush the coordinator runs rounds back to back, and the log
+checkpointer that asked for the sync flush waits for the end of the round
+(buf_flush_tick_event, up to a second) before it writes the checkpoint
+that lets commits waiting for redo space go on. A sync round that carries
+the second's budget runs for over a second at a saturated data device,
+the checkpointer's wait times out and all commits stand still for up to
+a second. A sync round carries one slice's
+share of the budget (budget / MAX_SLICES, rounded up): rounds back to back
+still flush at what the device completes, and each ends within about a
+tenth of a second at the budget's rate.
+@param[in]  upstream    upstream's target for the round, as kept by
+                        kept_upstream()
+@param[in]  budget      pages per second (Decision::budget), 0: none
+@param[in]  sync_flush  the round is a sync flush round
+@return the round's target, never below upstream */
+uint64_t round_target(uint64_t upstream, uint64_t budget, bool sync_flush);
+
+/** Spreads one second's device-paced flush target over the second.
+
+Upstream's page cleaner submits its whole target at the start of each
+second, then sleeps. Below innodb_io_capacity_max that is a short burst;
+at the rates device pacing asks for (thousands of pages) it fills the
+device queue, or the IOPS throttle of a cloud volume or a blkio cgroup,
+for a good part of the second, and every redo and binary log write
+submitted meanwhile waits behind it: commits pay for the flushing in
+latency. The Slicer cuts the target into up to MAX_SLICES slices of at
+least SLICE_MIN_PAGES pages, slice i due at i / count of the second, so
+that the same pages go out at the rate the second allows. Times are
+seconds on any monotonic clock. */
+class Slicer {
+ public:
+  /** A new second's target.
+  @param[in]  n_pages  pages to flush in the second
+  @param[in]  now_s    the second's start
+  @return pages for the first slice, now (n_pages if it is not cut) */
+  uint64_t first(uint64_t n_pages, double now_s);
+
+  /** @return pages of the next slice if it is due at now_s, else 0 */
+  uint64_t next(double now_s);
+
+  /** @return when the next slice is due, or a negative value if none is
+  left */
+  double due() const;
+
+  /** @return slices the last target was cut into (1: not cut) */
+  unsigned count() const { return m_count; }
+
+ private:
+  double m_start{0};
+  uint64_t m_per_slice{0};
+  unsigned m_count{1};
+  /** Index of the next slice (m_count: none left). */
+  unsigned m_next{1};
+};
+
+/** When the page cleaner coordinator should wake up before the end of its
+second: for the next slice of the second's flush target, or, while a free
+list is below the LRU depth, for the next LRU batch (lru_due()). A time
+in the past wakes it at once; the coordinator runs rounds only while the
+server is active, and a wake-up that ran no round leaves the same time
+due, so: such a wake-up is not repeated before 1 / LRU_ROUNDS of a
+second, no
+LRU wake-up is handed out once the coordinator has run no round for a
+second, and slices left from an earlier second (the server went idle,
+or a round ran past the second) are dropped. Times are seconds on any
+monotonic clock. */
+class Wakeup {
+ public:
+  /** A page cleaner round, with its LRU batch, ended.
+  @param[in]  now_s  when */
+  void round(double now_s) { m_last_round = now_s; }
+
+  /** @param[in]      now_s           now
+  @param[in]      second_start_s  start of the coordinator's current second
+  @param[in]      below           a free list is below the LRU depth
+  @param[in,out]  slicer          the second's slices
+  @return when to wake up, or a negative value: at the end of the second */
+  double next(double now_s, double second_start_s, bool below, Slicer *slicer);
+
+ private:
+  /** When the last round ended. */
+  double m_last_round{0};
+  /** When a wake-up due at once was last handed out. */
+  double m_last_wake{0};
+};
+
+}  // namespace buf_flush_pace
+
+#endif /* buf0flu_pace_rounds_h */
