@@ -31,8 +31,9 @@ ID=$name-$$ pid= loadpid=
 cleanup() {
   set +e  # undo everything even when a step fails
   touch "$W/stop"
-  [[ -n $loadpid ]] && wait "$loadpid" 2>/dev/null
+  # mysqld first: on a full disk a client of the load can hang in its commit.
   [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
+  [[ -n $loadpid ]] && { kill "$loadpid"; wait "$loadpid"; } 2>/dev/null
   python3 "$LAB/device.py" down --id "$ID"
   rm -rf "$W"
 }
