@@ -40,25 +40,17 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "$name: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
 
-rc=0
-dev=$(python3 "$LAB/device.py" up --id "$ID" --owner-pid $$ --size-gb 4 --write-iops "$IOPS" \
-        --image "$W/fs.img" --mount "$MNT" 2>"$W/up.err") || rc=$?
-case $rc in
-  0) eval "$dev" ;;
-  77) skip "$(sed 's/^device.py: cannot make the device here: //' "$W/up.err")" ;;
-  *) grep -q 'no free loop device' "$W/up.err" && skip "no free loop device"
-     fail "$(cat "$W/up.err")" ;;
-esac
+# shellcheck source=lib/loopfs.sh
+. "$(dirname "$0")/lib/loopfs.sh"
+loop_up "$ID" "$MNT" --size-gb 4 --write-iops "$IOPS"
 [[ -n $CGROUP ]] || skip "no blkio cgroup for the write cap"
 
 srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=256M --innodb-redo-log-capacity=256M
   --innodb-directories="$MNT" --skip-networking --log-bin=binlog
   --innodb-extend-and-initialize=ON --innodb-flush-method=O_DIRECT)
-python3 "$LAB/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
-out=$(python3 "$LAB/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 90 -- "${opts[@]}") \
-  || fail "mysqld did not start"
-eval "$out"; pid=$PID
+lab_init
+lab_start
 # Every thread of mysqld under the write cap: only the capped device is slow.
 echo "$pid" >"$CGROUP/cgroup.procs"
 

@@ -45,38 +45,20 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "$name: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
 
-# A small file system on a loop device (LOOP, MOUNT), through the host page cache.
-rc=0
-dev=$(python3 "$LAB/device.py" up --id "$ID" --owner-pid $$ --size-gb $small_gb --no-direct-io \
-        --fs "$FS" --image "$W/fs.img" --mount "$MNT" 2>"$W/up.err") || rc=$?
-case $rc in
-  0) eval "$dev" ;;
-  77) skip "$(sed 's/^device.py: cannot make the device here: //' "$W/up.err")" ;;
-  *) grep -q 'no free loop device' "$W/up.err" && skip "no free loop device"
-     fail "$(cat "$W/up.err")" ;;
-esac
+# shellcheck source=lib/loopfs.sh
+. "$(dirname "$0")/lib/loopfs.sh"
+# A small file system on a loop device, through the host page cache.
+loop_up "$ID" "$MNT" --size-gb "$small_gb" --no-direct-io --fs "$FS"
 # A 2 GB file system (sparse image) for the refusal.
-rc=0
-big=$(python3 "$LAB/device.py" up --id "$ID-2g" --owner-pid $$ --size-gb 2 --no-direct-io \
-        --fs "$FS" --image "$W/big.img" --mount "$BIG" 2>"$W/up2.err") || rc=$?
-((rc == 0)) || fail "second loop device: $(cat "$W/up2.err")"
+loop_up "$ID-2g" "$BIG" --size-gb 2 --no-direct-io --fs "$FS"
 # 8 MiB of scratch data to free later.
 dd if=/dev/zero of="$MNT/scratch" bs=1M count=8 status=none
 
 srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=64M --innodb-redo-log-capacity=32M --innodb-directories="$MNT;$BIG"
   --skip-networking --log-bin=binlog)
-python3 "$LAB/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
+lab_init
 
-start() {
-  local out rc=0
-  out=$(python3 "$LAB/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 90 -- "${opts[@]}") || rc=$?
-  case $rc in
-    0) eval "$out"; pid=$PID ;;
-    1) fail "mysqld exited during startup" ;;
-    *) fail "mysqld did not start" ;;
-  esac
-}
 # Clean shutdown; returns once mysqld is gone.
 shutdown() {
   python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
@@ -91,7 +73,7 @@ errno_of() {
 }
 file_size() { q "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = '$1'"; }
 
-start
+lab_start
 q "CREATE DATABASE d;
    CREATE TABLE d.t (id INT PRIMARY KEY AUTO_INCREMENT, pad CHAR(200) NOT NULL)
      DATA DIRECTORY = '$MNT';
@@ -164,7 +146,7 @@ q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after freeing spa
 
 # Restart: every acknowledged row is durable.
 shutdown
-start
+lab_start
 got=$(q "SELECT COUNT(*) FROM d.t")
 [[ $got == "$acked" ]] || fail "after restart: $got rows, $acked acknowledged"
 q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after restart"

@@ -40,32 +40,16 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "$name: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
 
-rc=0
-dev=$(python3 "$LAB/device.py" up --id "$ID" --owner-pid $$ --size-gb 2 \
-        --image "$W/fs.img" --mount "$MNT" 2>"$W/up.err") || rc=$?
-case $rc in
-  0) eval "$dev" ;;
-  77) skip "$(sed 's/^device.py: cannot make the device here: //' "$W/up.err")" ;;
-  *) grep -q 'no free loop device' "$W/up.err" && skip "no free loop device"
-     fail "$(cat "$W/up.err")" ;;
-esac
+# shellcheck source=lib/loopfs.sh
+. "$(dirname "$0")/lib/loopfs.sh"
+loop_up "$ID" "$MNT" --size-gb 2
 
 DATA=$MNT/data
 srv=(--server steady --datadir "$DATA" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=64M --innodb-redo-log-capacity=64M
   --skip-networking --log-bin=binlog --sync-binlog=1
   --innodb-flush-log-at-trx-commit=1 --innodb-extend-and-initialize=ON)
-python3 "$LAB/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
-
-start() {
-  local out rc=0
-  out=$(python3 "$LAB/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 90 -- "${opts[@]}") || rc=$?
-  case $rc in
-    0) eval "$out"; pid=$PID ;;
-    1) fail "mysqld exited during startup" ;;
-    *) fail "mysqld did not start" ;;
-  esac
-}
+lab_init
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
 avail() { df -B1 --output=avail "$MNT" | tail -1 | tr -d ' '; }
 # The reserve as the server computes it: 5 % of f_blocks, rounded up.
@@ -106,7 +90,7 @@ check_reserve() {
   echo "$name: $1: $(mib "$a") MiB free, reserve $(mib "$reserve") MiB kept"
 }
 
-start
+lab_start
 q "CREATE DATABASE d;
    CREATE TABLE d.load (id INT PRIMARY KEY, pad CHAR(200) NOT NULL);
    CREATE TABLESPACE ts1 ADD DATAFILE 'ts1.ibd';
@@ -172,7 +156,7 @@ acked=$(wc -l <"$W/acked")
 [[ $(q "SELECT COUNT(*) FROM d.load") == "$acked" ]] || fail "$(q "SELECT COUNT(*) FROM d.load") rows, $acked acknowledged"
 python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
 pid=
-start
+lab_start
 got=$(q "SELECT COUNT(*) FROM d.load")
 [[ $got == "$acked" ]] || fail "after restart: $got rows, $acked acknowledged"
 [[ $(q "SELECT COUNT(*) FROM d.load WHERE id IN ($(paste -sd, "$W/acked"))") == "$acked" ]] \
