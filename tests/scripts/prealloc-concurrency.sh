@@ -8,11 +8,12 @@
 #     latch and no page 0 latch held). The slowest insert must take less
 #     than half the mean chunk time; holding the latch through the IO, as
 #     autoextension does, makes an insert wait up to a whole chunk.
-#  2. The metadata-lock pileup and the documented advice: a DDL on the table
-#     waits behind the statement, and DML queues behind the DDL. With a
-#     short lock_wait_timeout on the DDL, it fails with 1205 after that
-#     timeout and the queued insert completes right after, while the
-#     statement is still running; the statement then completes.
+#  2. The metadata-lock pileup and the documented advice: a RENAME TABLE
+#     (an online schema change's cut-over) waits behind the statement, and
+#     DML queues behind it. With a short lock_wait_timeout on the RENAME,
+#     it fails with 1205 after that timeout and the queued insert completes
+#     right after, while the statement is still running; the statement then
+#     completes.
 # Needs root, loop devices and cgroup-v1 blkio throttling; skips (77) with
 # the reason otherwise.
 set -euo pipefail
@@ -128,7 +129,7 @@ q "CREATE TABLESPACE ts2 ADD DATAFILE '$MNT/ts2.ibd';
 base=$(stat -c %s "$MNT/ts2.ibd")
 prealloc_bg ts2 512 & ppid=$!
 wait_first_chunk "$MNT/ts2.ibd" "$base"
-timed "SET SESSION lock_wait_timeout = 2; ALTER TABLE d.u ADD COLUMN z INT" "$W/ddl.err" >"$W/ddl.ms" &
+timed "SET SESSION lock_wait_timeout = 2; RENAME TABLE d.u TO d.u_old" "$W/ddl.err" >"$W/ddl.ms" &
 ddl=$!
 sleep 0.5
 dml_ms=$(timed "INSERT INTO d.u (a) VALUES ('y')" "$W/dml.err")
