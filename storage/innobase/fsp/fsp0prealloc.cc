@@ -40,6 +40,7 @@ Free Software Foundation.
 
 #include "fsp0fsp.h"
 #include "fsp0prealloc_chunks.h"
+#include "fsp0prealloc_fill.h"
 #include "fsp0prealloc_plan.h"
 #include "log0chkp.h"
 #include "log0write.h"
@@ -48,6 +49,21 @@ Free Software Foundation.
 #include "my_sys.h"
 
 ulong srv_extent_size_min_free_pct = 5;
+
+namespace {
+/** True while this thread grows a file for SET EXTENT_SIZE. */
+thread_local bool extending_without_zeros = false;
+}  // namespace
+
+bool fsp_prealloc_extending_without_zeros() { return extending_without_zeros; }
+
+Fsp_prealloc_without_zeros::Fsp_prealloc_without_zeros() {
+  extending_without_zeros = true;
+}
+
+Fsp_prealloc_without_zeros::~Fsp_prealloc_without_zeros() {
+  extending_without_zeros = false;
+}
 
 const char *fsp_preallocate_refusal(space_id_t space_id) {
   if (fsp_is_system_tablespace(space_id)) {
@@ -169,8 +185,12 @@ class Server_chunks : public fsp_prealloc::Chunk_ops {
       return false;
     }
     errno = 0;
-    const bool extended =
-        fil_space_extend(m_space, static_cast<page_no_t>(pages));
+    bool extended;
+    {
+      /* fallocate() reserves the chunk; zeros only where it fails. */
+      Fsp_prealloc_without_zeros without_zeros;
+      extended = fil_space_extend(m_space, static_cast<page_no_t>(pages));
+    }
     /* The errno of the write that failed, when it was the last system
     call (best effort: 0 when unknown). */
     *os_errno = extended ? 0 : errno;

@@ -59,9 +59,10 @@ a time (fsp_prealloc::grow_in_chunks()). Before each chunk it waits for
 redo space (log_free_check()), as DML does, and asks the free-space reserve
 (claim): a chunk that would leave less than innodb_extent_size_min_free_pct
 of the file system free, counting what other preallocations in flight have
-claimed, is refused. The file grows (MLOG_FILE_EXTEND redo, fallocate or
-zero-fill as innodb_extend_and_initialize says, fsync) with no tablespace or
-page latch held; then a short mini-transaction raises FSP_SIZE, so FSP_SIZE
+claimed, is refused. The file grows (MLOG_FILE_EXTEND redo, posix_fallocate()
+with zeros written only where it fails, whatever innodb_extend_and_initialize
+says (fsp0prealloc_fill.h), fsync) with no tablespace or page latch held;
+then a short mini-transaction raises FSP_SIZE, so FSP_SIZE
 never exceeds the durable file size. On return the redo of the last FSP_SIZE
 update is flushed.
 @param[in,out]  space         tablespace, acquired by the caller
