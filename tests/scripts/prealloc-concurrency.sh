@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # ALTER TABLESPACE ... SET EXTENT_SIZE beside DML and DDL on a slow device:
-# the tablespace's data file on a loop file system capped at 100 write IOPS
-# (cgroup-v1 blkio), the rest of the datadir (redo, binary log) on the host
-# disk, so that each 64 MiB chunk of zeros takes seconds.
+# the tablespace's data file on a loop file system capped at 4,000 write
+# IOPS (cgroup-v1 blkio), the rest of the datadir (redo, binary log) on the
+# host disk. The file system is ext4 without extents (as ext3), where
+# posix_fallocate() fails on O_DIRECT files and each 64 MiB chunk is
+# written as zeros in 4 KiB requests, so that each chunk takes seconds.
 #  1. Inserts that allocate pages in the tablespace while chunks are
 #     written: none waits for a chunk (the file grows with no tablespace
 #     latch and no page 0 latch held). The slowest insert must take less
@@ -18,13 +20,13 @@
 # the reason otherwise.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
 eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 name=prealloc-concurrency
-IOPS=${PREALLOC_CAP_IOPS:-100}
+IOPS=${PREALLOC_CAP_IOPS:-4000}
 skip() { echo "$name: SKIP: $*"; exit 77; }
 [[ -x $MYSQLD ]] || skip "no mysqld at $MYSQLD"
 [[ $(id -u) -eq 0 ]] || skip "needs root for losetup, mount and cgroups"
@@ -43,7 +45,7 @@ fail() { echo "$name: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log";
 
 # shellcheck source=lib/loopfs.sh
 . "$(dirname "$0")/lib/loopfs.sh"
-loop_up "$ID" "$MNT" --size-gb 4 --write-iops "$IOPS"
+loop_up "$ID" "$MNT" --size-gb 4 --write-iops "$IOPS" --fs ext4-noextent
 [[ -n $CGROUP ]] || skip "no blkio cgroup for the write cap"
 
 srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
@@ -84,6 +86,7 @@ q "DELETE FROM d.seed LIMIT 4"   # 60 rows
 # Runs SET EXTENT_SIZE on $1 to $2 MiB; leaves rc, output and ms in $W/prealloc.*.
 prealloc_bg() {
   local t0 t1
+  rm -f "$W/prealloc.rc"
   t0=$(now_ms)
   q "ALTER TABLESPACE $1 SET EXTENT_SIZE = $2M" >"$W/prealloc.out" 2>&1 && echo 0 >"$W/prealloc.rc" \
     || echo 1 >"$W/prealloc.rc"
@@ -94,6 +97,7 @@ prealloc_bg() {
 wait_first_chunk() {
   for _ in $(seq 1 600); do
     (( $(stat -c %s "$1") >= $2 + 64 * 1048576 )) && return 0
+    [[ -f $W/prealloc.rc ]] && fail "the statement ended before its first chunk: $(cat "$W/prealloc.out")"
     sleep 0.05
   done
   fail "the first chunk of $1 did not land within 30 s"

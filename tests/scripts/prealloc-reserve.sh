@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # The free-space reserve of ALTER TABLESPACE ... SET EXTENT_SIZE on a real
-# file system that fills: one 2 GB ext4 loop file system holds the whole
-# datadir (tablespaces, binary log, redo log), while a durable insert load
-# (one row per transaction, sync_binlog=1) runs the whole time.
+# file system that fills: one 2 GB loop file system holds the whole datadir
+# (tablespaces, binary log, redo log), while a durable insert load (one row
+# per transaction, sync_binlog=1) runs the whole time. The file system is
+# ext4 without extents (as ext3): posix_fallocate() fails on O_DIRECT files
+# and InnoDB writes each chunk as zeros, the case in which an unchecked
+# extension fills the disk. Its writes are capped at 4,000 IOPS (cgroup-v1
+# blkio), so that a chunk takes seconds and a file made beside the statement
+# takes its space between two of the statement's checks.
 #  1. Two statements at once on two general tablespaces, each fitting alone
 #     but not both: one grows to its size, the other is refused with
 #     ER_STEADY_PREALLOC_RESERVE (9507) for the first one's claim; neither
@@ -12,10 +17,11 @@
 # After each part the file system still has the reserve
 # (innodb_extent_size_min_free_pct) free and the load never failed. At the
 # end every acknowledged row is present, before and after a restart.
-# Needs root and loop devices; skips (77) with the reason otherwise.
+# Needs root, loop devices and cgroup-v1 blkio throttling; skips (77) with
+# the reason otherwise.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
 eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
@@ -42,7 +48,8 @@ fail() { echo "$name: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log";
 
 # shellcheck source=lib/loopfs.sh
 . "$(dirname "$0")/lib/loopfs.sh"
-loop_up "$ID" "$MNT" --size-gb 2
+loop_up "$ID" "$MNT" --size-gb 2 --fs ext4-noextent --write-iops 4000
+[[ -n $CGROUP ]] || skip "no blkio cgroup for the write cap"
 
 DATA=$MNT/data
 srv=(--server steady --datadir "$DATA" --log-error "$W/err.log" --quiet)
@@ -91,6 +98,7 @@ check_reserve() {
 }
 
 lab_start
+echo "$pid" >"$CGROUP/cgroup.procs"   # mysqld under the write cap
 q "CREATE DATABASE d;
    CREATE TABLE d.load (id INT PRIMARY KEY, pad CHAR(200) NOT NULL);
    CREATE TABLESPACE ts1 ADD DATAFILE 'ts1.ibd';
@@ -132,7 +140,7 @@ prealloc ts3 "$size" & p3=$!
 took=
 for _ in $(seq 1 3000); do
   if (( $(stat -c %s "$DATA/ts3.ibd") >= before + 128 * 1048576 )); then
-    fallocate -l $(( $(avail) / 2 )) "$MNT/scratch" && took=y
+    fallocate -x -l $(( $(avail) / 2 )) "$MNT/scratch" && took=y
     break
   fi
   kill -0 "$p3" 2>/dev/null || break
@@ -157,6 +165,7 @@ acked=$(wc -l <"$W/acked")
 python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
 pid=
 lab_start
+echo "$pid" >"$CGROUP/cgroup.procs"   # mysqld under the write cap
 got=$(q "SELECT COUNT(*) FROM d.load")
 [[ $got == "$acked" ]] || fail "after restart: $got rows, $acked acknowledged"
 [[ $(q "SELECT COUNT(*) FROM d.load WHERE id IN ($(paste -sd, "$W/acked"))") == "$acked" ]] \
