@@ -83,4 +83,23 @@ echo 0009-missing.patch > "$REPO/patches/series"
 if out=$("$REPO/scripts/prepare-tree" 2>&1); then fail "missing patch accepted"; fi
 [[ $out == *"0009-missing.patch"* ]] || fail "error does not name the missing patch: $out"
 
-echo "prepare-tree: 8 checks passed"
+# 7. --series-prefix N: its own tree, the first N patches only
+sed 's/^five$/FIVE/' "$P/sql/a.cc" > "$W/mk/b/sql/a.cc"
+cp "$W/mk/b/sql/a.cc" "$W/mk/c.cc"
+sed -i 's/^four$/FOUR/' "$W/mk/c.cc"
+cp "$P/sql/a.cc" "$W/mk/a/sql/a.cc"; sed -i 's/^four$/FOUR/' "$W/mk/a/sql/a.cc"
+cp "$W/mk/c.cc" "$W/mk/b/sql/a.cc"
+{ echo "Description: five"; echo "---"; (cd "$W/mk" && diff -u a/sql/a.cc b/sql/a.cc || true); } > "$REPO/patches/0002-five.patch"
+sed -i 's/^ THREE$/ three/; s/^@@ -3,/@@ -1,/; s/ +3,/ +1,/' "$REPO/patches/0001-four.patch"
+printf '0001-four.patch\n0002-five.patch\n' > "$REPO/patches/series"
+"$REPO/scripts/prepare-tree" >/dev/null 2>&1 || fail "the two-patch series does not apply"
+grep -qx FIVE "$T/sql/a.cc" || fail "second patch not applied to the full tree"
+T1=$("$REPO/scripts/prepare-tree" --series-prefix 1 2>/dev/null)
+[[ $T1 == "$STEADY_CACHE/prefix/tree/steady" ]] || fail "unexpected prefix tree path $T1"
+grep -qx FOUR "$T1/sql/a.cc" || fail "prefix 1: first patch missing"
+grep -qx five "$T1/sql/a.cc" || fail "prefix 1: second patch applied"
+grep -qx FIVE "$T/sql/a.cc" || fail "the prefix tree changed the full tree"
+"$REPO/scripts/prepare-tree" --series-prefix 2 >/dev/null 2>&1
+grep -qx FIVE "$T1/sql/a.cc" || fail "prefix 2: second patch missing"
+
+echo "prepare-tree: 9 checks passed"
