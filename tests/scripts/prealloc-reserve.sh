@@ -127,6 +127,8 @@ esac
 refused=ts1; [[ $r2 == 9507 ]] && refused=ts2
 grep -q 'claimed by other SET EXTENT_SIZE statements' "$W/$refused.out" \
   || fail "the refusal does not name the other claim: $(cat "$W/$refused.out")"
+grep -qF "file system of '$DATA/$refused.ibd'" "$W/$refused.out" \
+  || fail "the refusal does not name the data file by its absolute path: $(cat "$W/$refused.out")"
 echo "$name: ts1=$r1 ts2=$r2; $(cat "$W/$refused.out")"
 check_load "two statements"
 check_reserve "two statements at once"

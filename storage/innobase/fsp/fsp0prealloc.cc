@@ -37,6 +37,7 @@ Free Software Foundation.
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <cerrno>
+#include <cstdlib>
 
 #include "fsp0fsp.h"
 #include "fsp0prealloc_chunks.h"
@@ -101,6 +102,14 @@ bool fsp_preallocate_fs(const fil_space_t *space, std::string *path,
   struct stat st;
   if (stat(path->c_str(), &st) != 0) {
     return false;
+  }
+  /* InnoDB holds a file in the datadir by a relative path ("./ts.ibd");
+  messages name the file a DBA can find. The server runs in its datadir, so
+  realpath() resolves it; on failure the path stays as InnoDB holds it. */
+  char *absolute = realpath(path->c_str(), nullptr);
+  if (absolute != nullptr) {
+    *path = absolute;
+    free(absolute);
   }
   *fs_id = static_cast<uint64_t>(st.st_dev);
   return true;

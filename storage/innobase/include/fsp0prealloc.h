@@ -31,7 +31,7 @@ extern ulong srv_extent_size_min_free_pct;
 
 /** The file system holding a tablespace's (first) data file.
 @param[in]   space  tablespace
-@param[out]  path   the data file's path
+@param[out]  path   the data file's path, absolute where realpath() can tell
 @param[out]  fs_id  the file system (st_dev of the data file)
 @return false if the tablespace has no file or stat() failed */
 bool fsp_preallocate_fs(const fil_space_t *space, std::string *path,

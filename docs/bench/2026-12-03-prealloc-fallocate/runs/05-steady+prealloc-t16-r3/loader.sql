@@ -1,0 +1,14 @@
+SET SESSION join_buffer_size = 16777216;
+SELECT 'mark', 'create_start', UNIX_TIMESTAMP(NOW(6));
+CREATE TABLE sbtest.load (id BIGINT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL);
+SELECT 'mark', 'create_end', UNIX_TIMESTAMP(NOW(6));
+SELECT 'size', 'created', FILE_SIZE, ALLOCATED_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'sbtest/load';
+SELECT 'mark', 'prealloc_start', UNIX_TIMESTAMP(NOW(6));
+ALTER TABLESPACE `sbtest/load` SET EXTENT_SIZE = 6442450944;
+SELECT 'mark', 'prealloc_end', UNIX_TIMESTAMP(NOW(6));
+SELECT 'size', 'preallocated', FILE_SIZE, ALLOCATED_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'sbtest/load';
+SELECT 'mark', 'load_start', UNIX_TIMESTAMP(NOW(6));
+INSERT INTO sbtest.load (k, c, pad) SELECT a.k, a.c, b.pad FROM sbtest.load_seed a CROSS JOIN sbtest.load_seed b LIMIT 1000;
+SELECT 'rows', 1, ROW_COUNT();
+SELECT 'mark', 'load_end', UNIX_TIMESTAMP(NOW(6));
+SELECT 'size', 'loaded', FILE_SIZE, ALLOCATED_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = 'sbtest/load';
