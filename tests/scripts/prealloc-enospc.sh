@@ -18,8 +18,8 @@ set -euo pipefail
 
 if [[ ${1:-} == --help ]]; then sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
-LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$(cd "$(dirname "$0")/../../harness" && pwd)   # mysqld and loop devices: harness/
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 FS=${PREALLOC_FS:-ext4}
 name=prealloc-enospc-$FS
@@ -37,9 +37,9 @@ MNT=$W/mnt BIG=$W/big
 ID=$name-$$ pid=
 cleanup() {
   set +e  # undo everything even when a step fails
-  [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
-  python3 "$LAB/device.py" down --id "$ID"
-  python3 "$LAB/device.py" down --id "$ID-2g"
+  [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid"
+  python3 "$HARNESS/device.py" down --id "$ID"
+  python3 "$HARNESS/device.py" down --id "$ID-2g"
   rm -rf "$W"
 }
 trap cleanup EXIT
@@ -61,7 +61,7 @@ lab_init
 
 # Clean shutdown; returns once mysqld is gone.
 shutdown() {
-  python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
+  python3 "$HARNESS/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
   pid=
 }
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }

@@ -16,8 +16,8 @@ set -euo pipefail
 
 if [[ ${1:-} == --help ]]; then sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
-LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$(cd "$(dirname "$0")/../../harness" && pwd)   # mysqld and loop devices: harness/
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 name=prealloc-fallocate
 skip() { echo "$name: SKIP: $*"; exit 77; }
@@ -28,9 +28,9 @@ W=$(mktemp -d /tmp/$name.XXXXXX)
 ID=$name-$$ pid=
 cleanup() {
   set +e  # undo everything even when a step fails
-  [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
-  python3 "$LAB/device.py" down --id "$ID"
-  python3 "$LAB/device.py" down --id "$ID-ne"
+  [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid"
+  python3 "$HARNESS/device.py" down --id "$ID"
+  python3 "$HARNESS/device.py" down --id "$ID-ne"
   rm -rf "$W"
 }
 trap cleanup EXIT

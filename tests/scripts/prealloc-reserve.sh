@@ -23,8 +23,8 @@ set -euo pipefail
 
 if [[ ${1:-} == --help ]]; then sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
-LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$(cd "$(dirname "$0")/../../harness" && pwd)   # mysqld and loop devices: harness/
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 name=prealloc-reserve
 skip() { echo "$name: SKIP: $*"; exit 77; }
@@ -38,9 +38,9 @@ cleanup() {
   set +e  # undo everything even when a step fails
   touch "$W/stop"
   # mysqld first: on a full disk a client of the load can hang in its commit.
-  [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
+  [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid"
   [[ -n $loadpid ]] && { kill "$loadpid"; wait "$loadpid"; } 2>/dev/null
-  python3 "$LAB/device.py" down --id "$ID"
+  python3 "$HARNESS/device.py" down --id "$ID"
   rm -rf "$W"
 }
 trap cleanup EXIT
@@ -162,7 +162,7 @@ check_load "end"
 acked=$(wc -l <"$W/acked")
 ((acked > 0)) || fail "the load acknowledged nothing"
 [[ $(q "SELECT COUNT(*) FROM d.load") == "$acked" ]] || fail "$(q "SELECT COUNT(*) FROM d.load") rows, $acked acknowledged"
-python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
+python3 "$HARNESS/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
 pid=
 lab_start
 echo "$pid" >"$CGROUP/cgroup.procs"   # mysqld under the write cap
