@@ -52,8 +52,8 @@ srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=256M --innodb-redo-log-capacity=256M
   --innodb-directories="$MNT" --skip-networking --log-bin=binlog
   --innodb-extend-and-initialize=ON --innodb-flush-method=O_DIRECT)
-lab_init
-lab_start
+server_init
+server_start
 # Every thread of mysqld under the write cap: only the capped device is slow.
 echo "$pid" >"$CGROUP/cgroup.procs"
 

@@ -57,7 +57,7 @@ dd if=/dev/zero of="$MNT/scratch" bs=1M count=8 status=none
 srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=64M --innodb-redo-log-capacity=32M --innodb-directories="$MNT;$BIG"
   --skip-networking --log-bin=binlog)
-lab_init
+server_init
 
 # Clean shutdown; returns once mysqld is gone.
 shutdown() {
@@ -73,7 +73,7 @@ errno_of() {
 }
 file_size() { q "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = '$1'"; }
 
-lab_start
+server_start
 q "CREATE DATABASE d;
    CREATE TABLE d.t (id INT PRIMARY KEY AUTO_INCREMENT, pad CHAR(200) NOT NULL)
      DATA DIRECTORY = '$MNT';
@@ -146,7 +146,7 @@ q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after freeing spa
 
 # Restart: every acknowledged row is durable.
 shutdown
-lab_start
+server_start
 got=$(q "SELECT COUNT(*) FROM d.t")
 [[ $got == "$acked" ]] || fail "after restart: $got rows, $acked acknowledged"
 q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after restart"

@@ -51,8 +51,8 @@ srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=128M --innodb-redo-log-capacity=128M
   --innodb-directories="$MNT;$W/ne" --skip-networking
   --innodb-extend-and-initialize=ON --innodb-flush-method=O_DIRECT)
-lab_init
-lab_start
+server_init
+server_start
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
 [[ $(q "SELECT @@innodb_extend_and_initialize") == 1 ]] || fail "innodb_extend_and_initialize is not ON"
 

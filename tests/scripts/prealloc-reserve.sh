@@ -56,7 +56,7 @@ srv=(--server steady --datadir "$DATA" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=64M --innodb-redo-log-capacity=64M
   --skip-networking --log-bin=binlog --sync-binlog=1
   --innodb-flush-log-at-trx-commit=1 --innodb-extend-and-initialize=ON)
-lab_init
+server_init
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
 avail() { df -B1 --output=avail "$MNT" | tail -1 | tr -d ' '; }
 # The reserve as the server computes it: 5 % of f_blocks, rounded up.
@@ -97,7 +97,7 @@ check_reserve() {
   echo "$name: $1: $(mib "$a") MiB free, reserve $(mib "$reserve") MiB kept"
 }
 
-lab_start
+server_start
 echo "$pid" >"$CGROUP/cgroup.procs"   # mysqld under the write cap
 q "CREATE DATABASE d;
    CREATE TABLE d.load (id INT PRIMARY KEY, pad CHAR(200) NOT NULL);
@@ -164,7 +164,7 @@ acked=$(wc -l <"$W/acked")
 [[ $(q "SELECT COUNT(*) FROM d.load") == "$acked" ]] || fail "$(q "SELECT COUNT(*) FROM d.load") rows, $acked acknowledged"
 python3 "$HARNESS/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
 pid=
-lab_start
+server_start
 echo "$pid" >"$CGROUP/cgroup.procs"   # mysqld under the write cap
 got=$(q "SELECT COUNT(*) FROM d.load")
 [[ $got == "$acked" ]] || fail "after restart: $got rows, $acked acknowledged"

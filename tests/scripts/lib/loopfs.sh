@@ -6,10 +6,10 @@
 #       a loop device with a file system mounted at MOUNT (image in $W);
 #       sets LOOP, MAJMIN, MOUNT and CGROUP; skip() where the host cannot
 #       make one (no root, no loop device, no blkio for --write-iops)
-#   lab_init    initialise the datadir of the caller's arrays srv
-#               (server.py options) and opts (mysqld options)
-#   lab_start   start that server on $W/s.sock and wait until it answers;
-#               sets pid; fail() if it exits or does not answer in 90 s
+#   server_init   initialise the datadir of the caller's arrays srv
+#                 (server.py options) and opts (mysqld options)
+#   server_start  start that server on $W/s.sock and wait until it answers;
+#                 sets pid; fail() if it exits or does not answer in 90 s
 
 loop_up() {
   local id=$1 mount=$2 out rc=0
@@ -24,11 +24,11 @@ loop_up() {
   esac
 }
 
-lab_init() {
+server_init() {
   python3 "$HARNESS/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
 }
 
-lab_start() {
+server_start() {
   local out rc=0
   out=$(python3 "$HARNESS/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 90 -- "${opts[@]}") || rc=$?
   case $rc in
