@@ -7,7 +7,7 @@ SHELL := /bin/bash
 help:
 	@echo "make run      build (first time: over an hour on 2 cores) and start the server"
 	@echo "make stop     stop the server started by make run"
-	@echo "make test     build what is needed and run every test (unit, lab, mysql-test-run, scripts, crash)"
+	@echo "make test     build what is needed and run every test (unit, harness, lab, mysql-test-run, scripts, crash)"
 	@echo "make vanilla  build the vanilla MySQL 9.7.2 twin, same flags, for benchmarks"
 	@echo "make debug    build the debug flavour (DBUG, DEBUG_SYNC): make test then runs the debug-only tests"
 	@echo "make vanilla-debug  the debug flavour of the vanilla twin (upstream suites, --debug)"

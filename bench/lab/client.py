@@ -9,8 +9,7 @@ absent from lines of older hooks.)
 
 import os
 
-from . import paths
-
+WORKLOAD_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "workloads")
 SB_FIELDS = ["threads_running", "tps", "qps", "p95_ms", "p99_ms", "max_ms", "errors_ps"]
 STARTED_LINE = "Threads started!"
 
@@ -22,7 +21,7 @@ def sysbench_cmd(workload, socket, tables, table_size, threads, command, duratio
     workload_args go to every command (they shape the data), run_args only
     to `run` (e.g. --rate), extra_args (the user's) last, before the command.
     """
-    workload_dir = workload_dir or paths.WORKLOAD_DIR
+    workload_dir = workload_dir or WORKLOAD_DIR
     cmd = ["sysbench", os.path.join(workload_dir, workload + ".lua"),
            "--db-driver=mysql", "--mysql-socket=" + socket,
            "--mysql-user=root", "--mysql-db=sbtest",

@@ -11,8 +11,10 @@ import subprocess
 import threading
 import time
 
-from . import causes, device
-from .proc import proc_cpu_ticks
+from harness import device
+from harness.proc import proc_cpu_ticks
+
+from . import causes
 
 MiB = 1024 ** 2
 

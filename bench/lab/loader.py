@@ -14,8 +14,9 @@ import subprocess
 import threading
 import time
 
+from harness.proc import log, niced, tail
+
 from . import bulk_load as B
-from .proc import log, niced, tail
 
 
 class BulkLoader:

@@ -15,15 +15,15 @@ import subprocess
 import threading
 import time
 
+from harness import device, paths
+from harness.proc import log, niced, proc_cpu_ticks, spawn, tail
+from harness.resources import Resources
+from harness.server import Instance, ServerDown, SqlError, merge_options, render_cnf, side_by_side_options
+
 from . import bulk_load as B
-from . import client as C
-from . import causes, device, paths, report
-from . import summary as S
+from . import causes, client as C, report, summary as S
 from .collect import Collector, RunClock, StatusPoller
 from .loader import BulkLoader
-from .proc import log, niced, proc_cpu_ticks, spawn, tail
-from .resources import Resources
-from .server import Instance, ServerDown, SqlError, merge_options, render_cnf, side_by_side_options
 
 GiB = 1024 ** 3
 LOG_IMAGE_GB = 8        # --log-device: redo plus 10 minutes of binary log at a few thousand trx/s

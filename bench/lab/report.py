@@ -6,9 +6,10 @@ import datetime
 import json
 import os
 
+from harness.proc import run_cmd
+
 from . import bulk_load as B
 from . import summary as S
-from .proc import run_cmd
 
 RUN_COLUMNS = ["run_id", "server", "flavour", "threads", "repeat", "status", "server_version",
                "init_s", "prepare_s", "settle_s", "settle_dirty_pages", "connect_s", "wall_s",

@@ -3,12 +3,10 @@
 Run: python3 -m unittest discover -s bench/tests -v
 """
 
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lab import bulk_load as B  # noqa: E402
+import fakes  # noqa: F401  (puts bench/ and the repository root on sys.path)
+from lab import bulk_load as B
 
 MiB = 1024 ** 2
 T0 = 1700000000.0      # OLTP start epoch of the made-up runs

@@ -9,16 +9,15 @@ Run: python3 -m unittest discover -s bench/tests -v
 import csv
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lab import causes as X  # noqa: E402
-from lab import client as C  # noqa: E402
-from lab import collect as K  # noqa: E402
-from lab import summary as S  # noqa: E402
-from lab.scenarios import ScenarioError, build_scenario  # noqa: E402
+import fakes  # noqa: F401  (puts bench/ and the repository root on sys.path)
+from lab import causes as X
+from lab import client as C
+from lab import collect as K
+from lab import summary as S
+from lab.scenarios import ScenarioError, build_scenario
 
 MiB = 1024 ** 2
 

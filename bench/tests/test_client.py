@@ -5,13 +5,11 @@ Run: python3 -m unittest discover -s bench/tests -v
 """
 
 import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lab import client as C  # noqa: E402
-from lab import paths  # noqa: E402
-from lab.scenarios import WORKLOADS  # noqa: E402
+import fakes  # noqa: F401  (puts bench/ and the repository root on sys.path)
+from lab import client as C
+from lab.scenarios import WORKLOADS
 
 
 def cmd(command, **kw):
@@ -48,7 +46,7 @@ class SysbenchCmd(unittest.TestCase):
 
     def test_default_workload_dir_holds_every_workload(self):
         c = C.sysbench_cmd("multi_insert", "/s", 1, 1, 1, "prepare")
-        self.assertEqual(c[1], os.path.join(paths.WORKLOAD_DIR, "multi_insert.lua"))
+        self.assertEqual(c[1], os.path.join(C.WORKLOAD_DIR, "multi_insert.lua"))
         for w in WORKLOADS:
             lua = C.sysbench_cmd(w, "/s", 1, 1, 1, "prepare")[1]
             self.assertIs(bool(os.path.isfile(lua)), True, lua)

@@ -16,8 +16,8 @@ import unittest
 from unittest import mock
 
 import fakes
+from harness import device
 from lab import collect as K
-from lab import device
 from lab import summary as S
 
 MiB = 1024 ** 2

@@ -19,11 +19,12 @@ import unittest
 from unittest import mock
 
 import fakes
-from lab import device, phases as PH
+from harness import device
+from harness.resources import Resources, teardown_state
+from harness.server import Binaries
+from lab import phases as PH
 from lab import summary as S
-from lab.resources import Resources, teardown_state
 from lab.scenarios import DEVICES, build_scenario
-from lab.server import Binaries
 
 MiB = 1024 ** 2
 

@@ -14,7 +14,7 @@ import tempfile
 import unittest
 
 import fakes
-from lab import device as D  # noqa: E402
+from harness import device as D  # noqa: E402
 from lab import rawwrite as R  # noqa: E402
 
 SCRIPT = os.path.join(fakes.BENCH, "raw-write")

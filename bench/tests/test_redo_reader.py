@@ -18,7 +18,7 @@ import sys
 import tempfile
 import unittest
 
-import fakes  # noqa: F401  (puts bench/ on sys.path)
+import fakes  # noqa: F401  (puts bench/ and the repository root on sys.path)
 from lab import redo_reader as R
 from redo_writer import (
     Block, crc32c_bitwise, head, nbytes, undo_insert, update_in_place, write_string,

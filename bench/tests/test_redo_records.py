@@ -10,7 +10,7 @@ Run: python3 -m unittest discover -s bench/tests -v
 
 import unittest
 
-import fakes  # noqa: F401  (puts bench/ on sys.path)
+import fakes  # noqa: F401  (puts bench/ and the repository root on sys.path)
 from lab import redo_records as RR
 from redo_writer import (
     b2, comp, head, index_desc, much, nbytes, path, sys_vals, u64comp, undo_insert,

@@ -6,14 +6,12 @@ Run: python3 -m unittest discover -s bench/tests -v
 """
 
 import copy
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lab import bulk_load as B  # noqa: E402
-from lab import scenarios as SC  # noqa: E402
-from lab.scenarios import ScenarioError, build_device, build_scenario  # noqa: E402
+import fakes  # noqa: F401  (puts bench/ and the repository root on sys.path)
+from lab import bulk_load as B
+from lab import scenarios as SC
+from lab.scenarios import ScenarioError, build_device, build_scenario
 
 MiB = 1024 ** 2
 GiB = 1024 ** 3

@@ -4,12 +4,10 @@ Run: python3 -m unittest discover -s bench/tests -v
 """
 
 import math
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lab import summary as S  # noqa: E402
+import fakes  # noqa: F401  (puts bench/ and the repository root on sys.path)
+from lab import summary as S
 
 
 def rows(tps, **cols):

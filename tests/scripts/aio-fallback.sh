@@ -7,15 +7,15 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-LAB=$HERE/bench/lab   # mysqld is initialised and started by bench/lab/server.py
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$HERE/harness   # mysqld is initialised and started by harness/server.py
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 [[ -x $MYSQLD ]] || { echo "aio-fallback: SKIP: no mysqld at $MYSQLD"; exit 77; }
 command -v cc >/dev/null || { echo "aio-fallback: SKIP: no C compiler"; exit 77; }
 
 W=$(mktemp -d /tmp/aio-fallback.XXXXXX)
 pid=
-cleanup() { set +e; [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"; rm -rf "$W"; }
+cleanup() { set +e; [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid"; rm -rf "$W"; }
 trap cleanup EXIT
 fail() { echo "aio-fallback: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
 
@@ -23,13 +23,13 @@ cc -shared -fPIC -O2 -o "$W/shim.so" "$HERE/tests/scripts/io_setup_shim.c" -ldl
 srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--log-error-verbosity=3 --innodb-buffer-pool-size=64M --skip-log-bin
   --innodb-aio-pending-ios-per-thread=1024)
-python3 "$LAB/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
+python3 "$HARNESS/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
 rm -f "$W/err.log"
 
 before=$(cat /proc/sys/fs/aio-nr)
 # The probe context and two segment contexts succeed, the third segment fails.
 rc=0
-out=$(python3 "$LAB/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 60 \
+out=$(python3 "$HARNESS/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 60 \
         --env STEADY_IO_SETUP_OK_CALLS=3 --env LD_PRELOAD="$W/shim.so" \
         -- "${opts[@]}" --skip-networking) || rc=$?
 case $rc in
@@ -55,6 +55,6 @@ after=$(cat /proc/sys/fs/aio-nr)
 q "CREATE DATABASE d; CREATE TABLE d.t (a INT PRIMARY KEY, b CHAR(100)) ENGINE=InnoDB;
    INSERT INTO d.t VALUES (1,'x'),(2,'y'),(3,'z'); CHECK TABLE d.t" | grep -q 'status	OK' \
   || fail "writes on simulated AIO"
-python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
+python3 "$HARNESS/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
 pid=
 echo "aio-fallback: server started on simulated AIO after io_setup() EAGAIN, fs.aio-nr $before -> $after: PASS"

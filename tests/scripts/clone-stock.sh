@@ -15,7 +15,7 @@ set -euo pipefail
 if [[ ${1:-} == --help ]]; then sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-LAB=$HERE/bench/lab
+HARNESS=$HERE/harness
 name=clone-stock
 skip() { echo "$name: SKIP: $*"; exit 77; }
 fail() { echo "$name: FAILED: $*"; exit 1; }

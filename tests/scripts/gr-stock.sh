@@ -17,7 +17,7 @@ set -euo pipefail
 if [[ ${1:-} == --help ]]; then sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-LAB=$HERE/bench/lab
+HARNESS=$HERE/harness
 name=gr-stock
 skip() { echo "$name: SKIP: $*"; exit 77; }
 fail() { echo "$name: FAILED: $*"; for d in "${W:-/nonexistent}"/*/; do [[ -f $d/err.log ]] && { echo "--- $d"; grep -E "ERROR|\[Repl\]" "$d/err.log" | tail -8; }; done; exit 1; }

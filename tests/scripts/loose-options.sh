@@ -21,7 +21,7 @@ set -euo pipefail
 if [[ ${1:-} == --help ]]; then sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-LAB=$HERE/bench/lab
+HARNESS=$HERE/harness
 EXAMPLE=$HERE/docs/my.cnf.example
 name=loose-options
 skip() { echo "$name: SKIP: $*"; exit 77; }

@@ -14,23 +14,23 @@ set -euo pipefail
 if [[ ${1:-} == --help ]]; then sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-LAB=$HERE/bench/lab
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$HERE/harness
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 [[ -x $MYSQLD ]] || { echo "pacing-idle-cpu: SKIP: no mysqld at $MYSQLD"; exit 77; }
 command -v sysbench >/dev/null || { echo "pacing-idle-cpu: SKIP: no sysbench (bench/install-deps)"; exit 77; }
 
 W=$(mktemp -d /tmp/pacing-idle-cpu.XXXXXX)
 pid=
-cleanup() { set +e; [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"; rm -rf "$W"; }
+cleanup() { set +e; [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid"; rm -rf "$W"; }
 trap cleanup EXIT
 fail() { echo "pacing-idle-cpu: FAILED: $*"; [[ -f $W/err.log ]] && tail -20 "$W/err.log"; exit 1; }
 
 srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=32M --skip-log-bin
   --innodb-adaptive-flushing-device-pacing=ON)
-python3 "$LAB/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
-out=$(python3 "$LAB/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 60 \
+python3 "$HARNESS/server.py" init "${srv[@]}" -- "${opts[@]}" >/dev/null 2>&1 || fail "initialize"
+out=$(python3 "$HARNESS/server.py" start "${srv[@]}" --socket "$W/s.sock" --timeout 60 \
         -- "${opts[@]}" --skip-networking) || fail "server did not come up"
 eval "$out"; pid=$PID
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
@@ -50,6 +50,6 @@ ticks() { awk '{print $14 + $15}' /proc/"$pid"/task/"$tid"/stat; }
 a=$(ticks); sleep 10; b=$(ticks)
 used=$((b - a))
 (( used <= 20 )) || fail "the page cleaner coordinator used $used ticks of CPU in 10 idle seconds (at most 20)"
-python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
+python3 "$HARNESS/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
 pid=
 echo "pacing-idle-cpu: page cleaner coordinator $used ticks in 10 idle seconds with device pacing ON: PASS"

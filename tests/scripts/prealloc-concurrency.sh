@@ -22,8 +22,8 @@ set -euo pipefail
 
 if [[ ${1:-} == --help ]]; then sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
-LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$(cd "$(dirname "$0")/../../harness" && pwd)   # mysqld and loop devices: harness/
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 name=prealloc-concurrency
 IOPS=${PREALLOC_CAP_IOPS:-4000}
@@ -36,8 +36,8 @@ MNT=$W/mnt
 ID=$name-$$ pid=
 cleanup() {
   set +e  # undo everything even when a step fails
-  [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
-  python3 "$LAB/device.py" down --id "$ID"
+  [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid"
+  python3 "$HARNESS/device.py" down --id "$ID"
   rm -rf "$W"
 }
 trap cleanup EXIT
@@ -52,8 +52,8 @@ srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=256M --innodb-redo-log-capacity=256M
   --innodb-directories="$MNT" --skip-networking --log-bin=binlog
   --innodb-extend-and-initialize=ON --innodb-flush-method=O_DIRECT)
-lab_init
-lab_start
+server_init
+server_start
 # Every thread of mysqld under the write cap: only the capped device is slow.
 echo "$pid" >"$CGROUP/cgroup.procs"
 

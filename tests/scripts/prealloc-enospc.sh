@@ -18,8 +18,8 @@ set -euo pipefail
 
 if [[ ${1:-} == --help ]]; then sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
-LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$(cd "$(dirname "$0")/../../harness" && pwd)   # mysqld and loop devices: harness/
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 FS=${PREALLOC_FS:-ext4}
 name=prealloc-enospc-$FS
@@ -37,9 +37,9 @@ MNT=$W/mnt BIG=$W/big
 ID=$name-$$ pid=
 cleanup() {
   set +e  # undo everything even when a step fails
-  [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
-  python3 "$LAB/device.py" down --id "$ID"
-  python3 "$LAB/device.py" down --id "$ID-2g"
+  [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid"
+  python3 "$HARNESS/device.py" down --id "$ID"
+  python3 "$HARNESS/device.py" down --id "$ID-2g"
   rm -rf "$W"
 }
 trap cleanup EXIT
@@ -57,11 +57,11 @@ dd if=/dev/zero of="$MNT/scratch" bs=1M count=8 status=none
 srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=64M --innodb-redo-log-capacity=32M --innodb-directories="$MNT;$BIG"
   --skip-networking --log-bin=binlog)
-lab_init
+server_init
 
 # Clean shutdown; returns once mysqld is gone.
 shutdown() {
-  python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
+  python3 "$HARNESS/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
   pid=
 }
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
@@ -73,7 +73,7 @@ errno_of() {
 }
 file_size() { q "SELECT FILE_SIZE FROM information_schema.INNODB_TABLESPACES WHERE NAME = '$1'"; }
 
-lab_start
+server_start
 q "CREATE DATABASE d;
    CREATE TABLE d.t (id INT PRIMARY KEY AUTO_INCREMENT, pad CHAR(200) NOT NULL)
      DATA DIRECTORY = '$MNT';
@@ -146,7 +146,7 @@ q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after freeing spa
 
 # Restart: every acknowledged row is durable.
 shutdown
-lab_start
+server_start
 got=$(q "SELECT COUNT(*) FROM d.t")
 [[ $got == "$acked" ]] || fail "after restart: $got rows, $acked acknowledged"
 q "CHECK TABLE d.t" | grep -q 'status	OK' || fail "CHECK TABLE after restart"

@@ -16,8 +16,8 @@ set -euo pipefail
 
 if [[ ${1:-} == --help ]]; then sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
-LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$(cd "$(dirname "$0")/../../harness" && pwd)   # mysqld and loop devices: harness/
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 name=prealloc-fallocate
 skip() { echo "$name: SKIP: $*"; exit 77; }
@@ -28,9 +28,9 @@ W=$(mktemp -d /tmp/$name.XXXXXX)
 ID=$name-$$ pid=
 cleanup() {
   set +e  # undo everything even when a step fails
-  [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
-  python3 "$LAB/device.py" down --id "$ID"
-  python3 "$LAB/device.py" down --id "$ID-ne"
+  [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid"
+  python3 "$HARNESS/device.py" down --id "$ID"
+  python3 "$HARNESS/device.py" down --id "$ID-ne"
   rm -rf "$W"
 }
 trap cleanup EXIT
@@ -51,8 +51,8 @@ srv=(--server steady --datadir "$W/data" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=128M --innodb-redo-log-capacity=128M
   --innodb-directories="$MNT;$W/ne" --skip-networking
   --innodb-extend-and-initialize=ON --innodb-flush-method=O_DIRECT)
-lab_init
-lab_start
+server_init
+server_start
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
 [[ $(q "SELECT @@innodb_extend_and_initialize") == 1 ]] || fail "innodb_extend_and_initialize is not ON"
 

@@ -23,8 +23,8 @@ set -euo pipefail
 
 if [[ ${1:-} == --help ]]; then sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
-LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)   # mysqld and loop devices: bench/lab
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$(cd "$(dirname "$0")/../../harness" && pwd)   # mysqld and loop devices: harness/
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 MYSQL=$CLIENT
 name=prealloc-reserve
 skip() { echo "$name: SKIP: $*"; exit 77; }
@@ -38,9 +38,9 @@ cleanup() {
   set +e  # undo everything even when a step fails
   touch "$W/stop"
   # mysqld first: on a full disk a client of the load can hang in its commit.
-  [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid"
+  [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid"
   [[ -n $loadpid ]] && { kill "$loadpid"; wait "$loadpid"; } 2>/dev/null
-  python3 "$LAB/device.py" down --id "$ID"
+  python3 "$HARNESS/device.py" down --id "$ID"
   rm -rf "$W"
 }
 trap cleanup EXIT
@@ -56,7 +56,7 @@ srv=(--server steady --datadir "$DATA" --log-error "$W/err.log" --quiet)
 opts=(--innodb-buffer-pool-size=64M --innodb-redo-log-capacity=64M
   --skip-networking --log-bin=binlog --sync-binlog=1
   --innodb-flush-log-at-trx-commit=1 --innodb-extend-and-initialize=ON)
-lab_init
+server_init
 q() { "$MYSQL" -uroot -S "$W/s.sock" -N -e "$1"; }
 avail() { df -B1 --output=avail "$MNT" | tail -1 | tr -d ' '; }
 # The reserve as the server computes it: 5 % of f_blocks, rounded up.
@@ -97,7 +97,7 @@ check_reserve() {
   echo "$name: $1: $(mib "$a") MiB free, reserve $(mib "$reserve") MiB kept"
 }
 
-lab_start
+server_start
 echo "$pid" >"$CGROUP/cgroup.procs"   # mysqld under the write cap
 q "CREATE DATABASE d;
    CREATE TABLE d.load (id INT PRIMARY KEY, pad CHAR(200) NOT NULL);
@@ -164,9 +164,9 @@ check_load "end"
 acked=$(wc -l <"$W/acked")
 ((acked > 0)) || fail "the load acknowledged nothing"
 [[ $(q "SELECT COUNT(*) FROM d.load") == "$acked" ]] || fail "$(q "SELECT COUNT(*) FROM d.load") rows, $acked acknowledged"
-python3 "$LAB/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
+python3 "$HARNESS/server.py" stop --how sql --socket "$W/s.sock" --pid "$pid" >/dev/null 2>&1 || true
 pid=
-lab_start
+server_start
 echo "$pid" >"$CGROUP/cgroup.procs"   # mysqld under the write cap
 got=$(q "SELECT COUNT(*) FROM d.load")
 [[ $got == "$acked" ]] || fail "after restart: $got rows, $acked acknowledged"

@@ -15,8 +15,8 @@ set -euo pipefail
 if [[ ${1:-} == --help ]]; then sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 name=redo-capacity-default
-LAB=$(cd "$(dirname "$0")/../../bench/lab" && pwd)
-eval "$(python3 "$LAB/server.py" find --server steady)"   # MYSQLD, CLIENT
+HARNESS=$(cd "$(dirname "$0")/../../harness" && pwd)
+eval "$(python3 "$HARNESS/server.py" find --server steady)"   # MYSQLD, CLIENT
 skip() { echo "$name: SKIP: $*"; exit 77; }
 [[ -x $MYSQLD ]] || skip "no mysqld at $MYSQLD"
 
@@ -24,8 +24,8 @@ W=$(mktemp -d /tmp/$name.XXXXXX)
 ID=$name-$$ pid= sock=
 cleanup() {
   set +e
-  [[ -n $pid ]] && python3 "$LAB/server.py" stop --how kill --pid "$pid" >/dev/null 2>&1
-  python3 "$LAB/device.py" down --id "$ID" >/dev/null 2>&1
+  [[ -n $pid ]] && python3 "$HARNESS/server.py" stop --how kill --pid "$pid" >/dev/null 2>&1
+  python3 "$HARNESS/device.py" down --id "$ID" >/dev/null 2>&1
   rm -rf "$W"
 }
 trap cleanup EXIT
@@ -36,18 +36,18 @@ MiB=$((1024 * 1024))
 start() {
   local data=$1 out rc=0; shift
   sock=$W/s.sock
-  out=$(python3 "$LAB/server.py" start --server steady --datadir "$data" --log-error "$W/err.log" \
+  out=$(python3 "$HARNESS/server.py" start --server steady --datadir "$data" --log-error "$W/err.log" \
           --socket "$sock" --timeout 120 --quiet -- --skip-networking "$@") || rc=$?
   ((rc == 0)) || fail "mysqld did not start ($rc) with $*"
   eval "$out"; pid=$PID
 }
-stop() { python3 "$LAB/server.py" stop --how sql --socket "$sock" --pid "$pid" >/dev/null 2>&1; pid=; }
+stop() { python3 "$HARNESS/server.py" stop --how sql --socket "$sock" --pid "$pid" >/dev/null 2>&1; pid=; }
 q() { "$CLIENT" -uroot -S "$sock" -N -e "$1"; }
 capacity() { q "SELECT @@GLOBAL.innodb_redo_log_capacity"; }
 default_of() { q "SET GLOBAL innodb_redo_log_capacity = DEFAULT; SELECT @@GLOBAL.innodb_redo_log_capacity"; }
 redo_bytes() { du -sb --apparent-size "$1/#innodb_redo" | cut -f1; }
 init() {
-  python3 "$LAB/server.py" init --server steady --datadir "$1" --log-error "$W/err.log" --quiet -- \
+  python3 "$HARNESS/server.py" init --server steady --datadir "$1" --log-error "$W/err.log" --quiet -- \
     "${@:2}" >/dev/null 2>&1 || fail "initialize $1"
 }
 
@@ -81,7 +81,7 @@ echo "$name: innodb_redo_log_capacity=200M: 200 MiB"
 # 4. A 1 GiB file system holding the datadir.
 [[ $(id -u) -eq 0 ]] || skip "the small file system needs root for losetup and mount (cases 1-3 passed)"
 rc=0
-dev=$(python3 "$LAB/device.py" up --id "$ID" --owner-pid $$ --size-gb 1 --no-direct-io \
+dev=$(python3 "$HARNESS/device.py" up --id "$ID" --owner-pid $$ --size-gb 1 --no-direct-io \
         --fs ext4 --image "$W/fs.img" --mount "$W/mnt" 2>"$W/up.err") || rc=$?
 case $rc in
   0) eval "$dev" ;;

@@ -26,7 +26,7 @@ semisync=0
 [[ ${1:-} == --semisync ]] && semisync=1
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-LAB=$HERE/bench/lab
+HARNESS=$HERE/harness
 name=rpl-stock
 ((semisync)) && name=rpl-stock-semisync
 skip() { echo "$name: SKIP: $*"; exit 77; }

@@ -3,7 +3,7 @@
 import hashlib
 import os
 
-from lab import proc
+from harness import proc
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR, EXIT_SKIP = 0, 1, 2, 77
 

@@ -1,4 +1,4 @@
-"""The server under test: one lab.server.Instance on one datadir, with
+"""The server under test: one harness.server.Instance on one datadir, with
 crash-test's durable options, its messages, and the moment of every kill."""
 
 import os
@@ -6,9 +6,9 @@ import signal
 import subprocess
 import time
 
-from lab import paths
-from lab import server as lab
-from lab.proc import proc_start_time
+from harness import paths
+from harness import server as srv
+from harness.proc import proc_start_time
 
 from .common import HarnessError, log, tail
 
@@ -22,7 +22,7 @@ def find_binaries(spec):
     MariaDB is supported only for developing the harness itself: it has no
     --initialize-insecure and no gtid_mode, so the GTID check is n/a)."""
     path = {"steady": paths.build_dir("steady"), "vanilla": paths.build_dir("vanilla")}.get(spec, spec)
-    return lab.detect(spec, path)
+    return srv.detect(spec, path)
 
 
 def loose(opt):
@@ -96,15 +96,15 @@ class Server:
 
     def _instance(self, opts, record=None):
         try:
-            return lab.Instance(self.b, opts, self.datadir, self.socket, self.errlog,
+            return srv.Instance(self.b, opts, self.datadir, self.socket, self.errlog,
                                 self.stdout_log, record=record)
-        except lab.ServerError as e:
+        except srv.ServerError as e:
             raise HarnessError(str(e)) from None
 
     def _common_opts(self):
         # Message files and plugins of a build tree; an install finds its own.
         where = self.b.location_options() if self.b.build_tree else [("basedir", self.b.basedir)]
-        return ["--no-defaults"] + lab.as_args(where + lab.side_by_side_options()) + [f"--datadir={self.datadir}"]
+        return ["--no-defaults"] + srv.as_args(where + srv.side_by_side_options()) + [f"--datadir={self.datadir}"]
 
     def run_opts(self):
         opts = self._common_opts() + [
@@ -114,7 +114,7 @@ class Server:
         ]
         if self.b.flavour == "mysql":
             opts += ["--gtid-mode=ON", "--enforce-gtid-consistency=ON", "--loose-mysqlx=OFF"]
-        return opts + lab.as_args(lab.root_user_options()) + self.extra
+        return opts + srv.as_args(srv.root_user_options()) + self.extra
 
     def initialize(self):
         os.makedirs(self.datadir)
@@ -122,11 +122,11 @@ class Server:
             raise HarnessError("MariaDB server without mariadb-install-db")
         started = []
         init = self._instance(self._common_opts() + [f"--log-error={self.errlog}"] +
-                              lab.as_args(lab.root_user_options()) + self.extra,
+                              srv.as_args(srv.root_user_options()) + self.extra,
                               record=lambda pid, what: started.append((pid, proc_start_time(pid))))
         try:
             init.initialize()
-        except lab.ServerDown as e:
+        except srv.ServerDown as e:
             if e.exit_status is None:
                 raise HarnessError(str(e)) from None
             raise HarnessError(f"datadir initialisation failed (exit {e.exit_status}): "
@@ -146,7 +146,7 @@ class Server:
         so this raises ServerDown rather than HarnessError."""
         try:
             return self.inst.start(timeout=self.start_timeout, poll=0.2)
-        except lab.ServerDown as e:
+        except srv.ServerDown as e:
             if e.exit_status is None:
                 raise ServerDown(f"mysqld did not answer within {self.start_timeout} s\n"
                                  f"{tail(self.errlog)}") from None

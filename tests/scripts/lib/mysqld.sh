@@ -1,5 +1,5 @@
 # Shared by tests/scripts/*.sh that start stock and Steady mysqld side by
-# side with --defaults-file, as a DBA would (bench/lab/server.py starts with
+# side with --defaults-file, as a DBA would (harness/server.py starts with
 # --no-defaults). Source it; it defines:
 #   mysqld_start DIR BASEDIR MYSQLD   start mysqld with DIR/my.cnf, wait until
 #                                     DIR/s.sock answers; sets PIDS[DIR]
@@ -9,7 +9,7 @@
 #                                     no column names
 #   find_both_servers                 STEADY, STEADY_BASE, VANILLA,
 #                                     VANILLA_BASE and MYSQL (Steady's client)
-#                                     from bench/lab/server.py; skip() unless
+#                                     from harness/server.py; skip() unless
 #                                     both builds exist
 #   free_port                         a free TCP port on 127.0.0.1
 #   start_kind DIR steady|vanilla     mysqld_start with that build
@@ -21,7 +21,7 @@
 #                                     binlog, sync_binlog=1, trx_commit=1,
 #                                     small memory, Steady's adaptive commit
 #                                     wait and device pacing on, loose-)
-# Needs LAB (bench/lab), skip() and fail() functions in the caller.
+# Needs HARNESS (harness/), skip() and fail() functions in the caller.
 
 declare -A PIDS=()
 
@@ -52,9 +52,9 @@ mysqld_kill_all() {
 sqlq() { "$MYSQL" -uroot -S "$1/s.sock" -N -e "$2"; }
 
 find_both_servers() {
-  eval "$(python3 "$LAB/server.py" find --server steady)"
+  eval "$(python3 "$HARNESS/server.py" find --server steady)"
   STEADY=$MYSQLD STEADY_BASE=$BASEDIR MYSQL=$CLIENT
-  eval "$(python3 "$LAB/server.py" find --server vanilla)"
+  eval "$(python3 "$HARNESS/server.py" find --server vanilla)"
   VANILLA=$MYSQLD VANILLA_BASE=$BASEDIR
   [[ -x $STEADY ]] || skip "no Steady mysqld at $STEADY"
   [[ -x $VANILLA ]] || skip "no vanilla mysqld at $VANILLA (make vanilla)"

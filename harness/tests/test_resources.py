@@ -1,11 +1,11 @@
-"""lab.resources: what a run records is what its teardown (or a later
+"""harness.resources: what a run records is what its teardown (or a later
 --cleanup) undoes, and nothing else: a pid that now names another process is
 never signalled, a run whose owner still lives is left alone.
 
 Processes here are real `sleep`s.  A test reaps them in a background thread,
 as init would for a process that is not ours, so a SIGKILL makes them vanish.
 
-Run: python3 -m unittest discover -s bench/tests -v
+Run: python3 -m unittest discover -s harness/tests -v
 """
 
 import contextlib
@@ -21,8 +21,8 @@ import unittest
 from unittest import mock
 
 import fakes
-from lab import resources as R
-from lab.proc import proc_start_time
+from harness import resources as R
+from harness.proc import proc_start_time
 
 
 def quiet():

@@ -1,8 +1,8 @@
-"""lab.proc: commands run and fail loudly, processes start in their own
+"""harness.proc: commands run and fail loudly, processes start in their own
 session with their output where asked, pids are known by start time, and
 the cgroup / nice wrappers really move and renice what they start.
 
-Run: python3 -m unittest discover -s bench/tests -v
+Run: python3 -m unittest discover -s harness/tests -v
 """
 
 import contextlib
@@ -15,7 +15,7 @@ import time
 import unittest
 
 import fakes
-from lab import proc as P
+from harness import proc as P
 
 
 class RunCmd(unittest.TestCase):

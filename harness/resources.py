@@ -16,7 +16,7 @@ from .proc import log, pid_running, proc_start_time
 
 
 class Resources:
-    """One run's record: a JSON file under lab.paths.state_dir()."""
+    """One run's record: a JSON file under harness.paths.state_dir()."""
 
     def __init__(self, run_id, state_dir=None, owner_pid=None):
         """owner_pid: the process whose death makes this run a leftover

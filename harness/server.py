@@ -6,10 +6,10 @@ install directory) and MariaDB (flavour "mariadb", e.g. Debian's in /usr).
 The one place in the project where mysqld is initialised and started.
 
 Run as a script, gives bash callers the same sequence (see --help):
-  python3 bench/lab/server.py find  --server steady      # MYSQLD=, CLIENT=, ...
-  python3 bench/lab/server.py init  --server steady --datadir D --log-error F -- [mysqld options]
-  python3 bench/lab/server.py start --server steady --datadir D --log-error F --socket S -- [...]
-  python3 bench/lab/server.py stop  --pid N [--socket S --how sql|term|kill]
+  python3 harness/server.py find  --server steady      # MYSQLD=, CLIENT=, ...
+  python3 harness/server.py init  --server steady --datadir D --log-error F -- [mysqld options]
+  python3 harness/server.py start --server steady --datadir D --log-error F --socket S -- [...]
+  python3 harness/server.py stop  --pid N [--socket S --how sql|term|kill]
 """
 
 import argparse
@@ -23,7 +23,7 @@ import time
 
 if __name__ == "__main__" and __package__ is None:   # run as a script
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    __package__ = "lab"
+    __package__ = "harness"
 
 from . import paths  # noqa: E402
 from .proc import in_cgroup, niced, pid_running, run_cmd, spawn, tail  # noqa: E402
@@ -258,7 +258,7 @@ class Instance:
     args: the options mysqld gets, e.g. ["--defaults-file=/x/my.cnf"] or
     ["--no-defaults", "--datadir=...", ...]; datadir and socket are what they
     say (the instance waits on the socket).  record(pid, what), if given, is
-    told every process started (lab.resources.Resources.record_pid).
+    told every process started (harness.resources.Resources.record_pid).
     env: variables set for mysqld (and the initialisation) only, e.g.
     LD_PRELOAD, not for the clients that poll it.
     """
@@ -391,7 +391,7 @@ def stop_pid(pid, timeout=300, how="term", sql=None, poll=0.5):
 
 def _cli_parser():
     ap = argparse.ArgumentParser(
-        prog="bench/lab/server.py", description=__doc__.split("\n\n")[0],
+        prog="harness/server.py", description=__doc__.split("\n\n")[0],
         epilog="init and start run mysqld with --no-defaults, the server's basedir, message "
                "and plugin dirs, --datadir, --log-error, --socket (start), --user=root as "
                "root, then every option after '--'.  start leaves mysqld running in its own "

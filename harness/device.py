@@ -3,15 +3,16 @@
 whose throttles give it a device class, and /proc/diskstats for what it did.
 
 Never rely on the host disk for a result: every measured datadir sits on a
-loop device made here, capped to a class (lab.scenarios.DEVICES).
+loop device made here, capped to a class (the lab's classes are
+bench/lab/scenarios.py's DEVICES; the caller passes the caps).
 
 The functions that make things take a `record(key, value)` callback (a
-lab.resources.Resources) and call it the moment a thing exists, so a killed
+harness.resources.Resources) and call it the moment a thing exists, so a killed
 run can be undone.  The parsing and arithmetic at the end are pure.
 
 Run as a script, gives bash callers the same sequence (see --help):
-  python3 bench/lab/device.py up --id ID --size-gb N [--write-iops N] ...
-  python3 bench/lab/device.py down --id ID
+  python3 harness/device.py up --id ID --size-gb N [--write-iops N] ...
+  python3 harness/device.py down --id ID
 """
 
 import argparse
@@ -22,7 +23,7 @@ import time
 
 if __name__ == "__main__" and __package__ is None:   # run as a script
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    __package__ = "lab"
+    __package__ = "harness"
 
 from .proc import run_cmd  # noqa: E402
 
@@ -317,7 +318,7 @@ def _cli(argv):
     from . import paths
     from .resources import Resources
     ap = argparse.ArgumentParser(
-        prog="bench/lab/device.py", description=__doc__.split("\n\n")[0],
+        prog="harness/device.py", description=__doc__.split("\n\n")[0],
         epilog="up prints LOOP=, MAJMIN=, MOUNT=, CGROUP= as shell assignments; the state "
                "is recorded under %s/ID.json, owned by the calling shell (its parent pid), "
                "so `bench/run --cleanup` undoes it if that shell dies." % paths.state_dir())

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where everything big lives: the one place that knows the cache layout.
 
-Every tool (bench/run, the crash harness, the AIO probe, scripts/server,
-scripts/build through --shell) asks here, so STEADY_CACHE and STEADY_BUILD
-mean the same thing everywhere:
+Every tool (scripts/server, the crash test, the shell tests, bench/run and
+the lab's other tools; bash callers through --shell) asks here, so
+STEADY_CACHE and STEADY_BUILD mean the same thing everywhere:
 
   STEADY_CACHE  root of tarball, trees, build dirs, ccache, bench state
                 (default ~/.cache/steady)
@@ -13,16 +13,14 @@ The vanilla twin always lives at $STEADY_CACHE/vanilla/build/steady: the same
 relative layout as Steady's, so ccache serves equal objects to both.
 
 Run as a script, prints the layout as shell assignments for bash callers:
-  eval "$(python3 bench/lab/paths.py --shell)"
+  eval "$(python3 harness/paths.py --shell)"
 """
 
 import os
 import shlex
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BENCH = os.path.join(REPO, "bench")
-WORKLOAD_DIR = os.path.join(BENCH, "workloads")
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def cache_root(env=None):
@@ -58,7 +56,7 @@ def bench_dir(*parts, env=None):
 
 
 def state_dir(env=None):
-    """One JSON file per live run: what it made, for --cleanup (lab.resources)."""
+    """One JSON file per live run: what it made, for --cleanup (harness.resources)."""
     return bench_dir("state", env=env)
 
 
@@ -87,7 +85,7 @@ def main(argv):
     if argv in (["--help"], ["-h"]):
         print(__doc__.strip())
         return 0
-    print("usage: bench/lab/paths.py --shell | --help", file=sys.stderr)
+    print("usage: harness/paths.py --shell | --help", file=sys.stderr)
     return 2
 
 

@@ -1,8 +1,8 @@
-"""lab.device: /proc/diskstats parsing and rates (pure), the host checks,
+"""harness.device: /proc/diskstats parsing and rates (pure), the host checks,
 teardown, cgroup files, and the command line (`device.py up/down`) for real
 where the host can (root, /dev/loop-control, cgroup-v1 blkio).
 
-Run: python3 -m unittest discover -s bench/tests -v
+Run: python3 -m unittest discover -s harness/tests -v
 """
 
 import json
@@ -15,9 +15,9 @@ import unittest
 from unittest import mock
 
 import fakes
-from lab import device as D  # noqa: E402
+from harness import device as D  # noqa: E402
 
-SCRIPT = os.path.join(fakes.BENCH, "lab", "device.py")
+SCRIPT = os.path.join(fakes.HARNESS, "device.py")
 GiB = 1024 ** 3
 
 
@@ -220,7 +220,7 @@ class CgroupFiles(unittest.TestCase):
 
 
 class Cli(unittest.TestCase):
-    """bench/lab/device.py up/down, the bash callers' interface."""
+    """harness/device.py up/down, the bash callers' interface."""
 
     def setUp(self):
         self.cache = tempfile.mkdtemp(prefix="steady-test-cache-")

@@ -1,8 +1,8 @@
-"""lab.server: binaries found in every layout, my.cnf text, one-shot SQL, and
+"""harness.server: binaries found in every layout, my.cnf text, one-shot SQL, and
 Instance's real process work (initialise, start and wait on the socket,
 stop, kill, reap) against the fake mysqld and client of fakes.py.
 
-Run: python3 -m unittest discover -s bench/tests -v
+Run: python3 -m unittest discover -s harness/tests -v
 """
 
 import os
@@ -16,8 +16,8 @@ import unittest
 from unittest import mock
 
 import fakes
-from lab import server as S
-from lab.proc import parse_stat
+from harness import server as S
+from harness.proc import parse_stat
 
 
 def nice_of(pid):
@@ -387,9 +387,9 @@ class Detect(Tmp):
 
 
 class Cli(ServerCase):
-    """python3 bench/lab/server.py find/init/start/stop, the bash callers' interface."""
+    """python3 harness/server.py find/init/start/stop, the bash callers' interface."""
 
-    SCRIPT = os.path.join(fakes.BENCH, "lab", "server.py")
+    SCRIPT = os.path.join(fakes.HARNESS, "server.py")
 
     def cli(self, *args):
         return subprocess.Popen([sys.executable, self.SCRIPT] + list(args), stdout=subprocess.PIPE,
