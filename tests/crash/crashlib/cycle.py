@@ -1,5 +1,6 @@
 """One kill/restart cycle, --prealloc's scratch table, the cycle's line."""
 
+import os
 import shutil
 import subprocess
 import time
@@ -11,8 +12,10 @@ from .workload import LIVE_WORKERS, Worker
 from .xa import XA_PREPARE_LEAD
 
 # --prealloc: each table is preallocated before the run, and every other cycle
-# kills mysqld PREALLOC_LEAD seconds into a preallocation of a scratch table
-# to PREALLOC_TARGET, far more than can be written in that time. The scratch
+# starts a preallocation of a scratch table to PREALLOC_TARGET PREALLOC_LEAD
+# seconds before the kill, and kills mysqld as soon as the scratch file has
+# grown: with fallocate() the whole statement can take less than a second,
+# so a kill at a fixed time would land after it. The scratch
 # table is file-per-table in cycles 2, 6, 10, ... and in the general
 # tablespace SCRATCH_TS in cycles 4, 8, 12, ... (a general tablespace is
 # preallocated by its own name and never shrinks). The scratch table (and
@@ -72,6 +75,29 @@ def prealloc_target(datadir):
     return min(PREALLOC_TARGET, max(64 << 20, free // 2 // (1 << 20) * (1 << 20)))
 
 
+def scratch_file(datadir, general):
+    """The scratch table's data file."""
+    if general:
+        return os.path.join(datadir, f"{SCRATCH_TS}.ibd")
+    return os.path.join(datadir, DB, "scratch.ibd")
+
+
+def file_size(path):
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def wait_for_growth(path, size, alter, deadline):
+    """Until the file at `path` is larger than `size`, the statement `alter`
+    has ended, or `deadline` (time.monotonic()) has passed."""
+    while time.monotonic() < deadline and alter.poll() is None:
+        if file_size(path) > size:
+            return
+        time.sleep(0.001)
+
+
 def start_scratch_prealloc(server, general):
     name = SCRATCH_TS if general else f"`{DB}/scratch`"
     return subprocess.Popen(
@@ -125,7 +151,11 @@ def run_cycle(server, ledger, verifier, cycle, args, rng, errdir, home=None, rec
     if args.prealloc and cycle % 2 == 0:
         lead = min(PREALLOC_LEAD, run_for / 2)
         sleep_until(deadline - lead)
+        scratch = scratch_file(server.datadir, general)
+        scratch_size = file_size(scratch)
         alter = start_scratch_prealloc(server, general)
+        wait_for_growth(scratch, scratch_size, alter, deadline)
+        deadline = time.monotonic()
     xa_prepared = 0
     if xa is not None:
         sleep_until(deadline - XA_PREPARE_LEAD)
