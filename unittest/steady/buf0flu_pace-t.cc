@@ -18,6 +18,7 @@ in docs/design/device-pacing-controller.md. */
 
 namespace {
 
+using buf_flush_pace::Ceiling;
 using buf_flush_pace::Config;
 using buf_flush_pace::Controller;
 using buf_flush_pace::Decision;
@@ -1140,7 +1141,10 @@ TEST(FlushPaceController, OverloadPastTheCapabilityDoesNotCut) {
   EXPECT_TRUE(ctl.last().backing_off);
 }
 
-/* innodb_adaptive_flushing_device_capacity_max caps the estimate. */
+/* innodb_adaptive_flushing_device_capacity_max caps the estimate and the
+budget, including the flushing the checkpoint age asks for (the wave needs
+2000 pages a second), and the ceiling reported is that option's, in force:
+the budget reaches it. */
 TEST(FlushPaceClosedLoop, CeilingHonoured) {
   Device dev;
   Engine eng;
@@ -1149,6 +1153,60 @@ TEST(FlushPaceClosedLoop, CeilingHonoured) {
   const Result r = run(200, dev, eng, true, no_change, cfg);
   EXPECT_LE(max_of(r.capability, 0, 200), 1000);
   EXPECT_LE(max_of(r.budget, 0, 200), 1000);
+  EXPECT_EQ(max_of(r.budget, 100, 200), 1000);
+  for (int s = 100; s < 200; ++s) {
+    EXPECT_EQ(r.ceiling[s], 1000) << "second " << s;
+    EXPECT_EQ(r.ceiling_by[s], Ceiling::USER) << "second " << s;
+  }
+}
+
+/* The ceiling reported is the one in force: the budget never exceeds it,
+and where nothing is set by the user it is the device's capability, or
+the checkpoint age's rate when a latency rise has cut the capability
+below what the age needs (LatencyRiseWithoutQueueKeepsTheAge's device).
+A ceiling option below innodb_io_capacity is raised to it, as the
+option's page says. */
+TEST(FlushPaceClosedLoop, CeilingReportedIsTheOneInForce) {
+  Device dev;
+  Engine eng;
+  eng.combining = 1;
+  eng.flush_lag = true;
+  auto slow_latency = [](int t, Device *d, Engine *) {
+    if (t == 150) d->idle_us = 6000;
+    if (t == 270) d->idle_us = 200;
+  };
+  const Result r = run(300, dev, eng, true, slow_latency);
+  int by_capability = 0, by_age = 0;
+  for (int s = 0; s < 300; ++s) {
+    EXPECT_LE(r.budget[s], r.ceiling[s]) << "second " << s;
+    EXPECT_GE(r.ceiling[s], std::max(r.capability[s], 200.0))
+        << "second " << s;
+    EXPECT_NE(r.ceiling_by[s], Ceiling::USER) << "second " << s;
+    by_capability += r.ceiling_by[s] == Ceiling::CAPABILITY;
+    by_age += r.ceiling_by[s] == Ceiling::CHECKPOINT_AGE;
+    if (r.ceiling_by[s] == Ceiling::CAPABILITY) {
+      EXPECT_EQ(r.ceiling[s], std::max(r.capability[s], 200.0))
+          << "second " << s;
+    }
+  }
+  EXPECT_GT(by_capability, 0);
+  EXPECT_GT(by_age, 0);
+
+  Config low = config();
+  low.capability_ceiling = 50; /* below innodb_io_capacity (200) */
+  const Result l = run(60, dev, eng, true, no_change, low);
+  EXPECT_EQ(l.ceiling[59], 200);
+  EXPECT_EQ(l.ceiling_by[59], Ceiling::USER);
+  EXPECT_LE(max_of(l.budget, 0, 60), 200);
+}
+
+TEST(FlushPaceController, CeilingNames) {
+  EXPECT_STREQ(buf_flush_pace::ceiling_name(Ceiling::USER),
+               "innodb_adaptive_flushing_device_capacity_max");
+  EXPECT_STREQ(buf_flush_pace::ceiling_name(Ceiling::CAPABILITY),
+               "device capability");
+  EXPECT_STREQ(buf_flush_pace::ceiling_name(Ceiling::CHECKPOINT_AGE),
+               "checkpoint age");
 }
 
 /* The coordinator updates the controller from its active rounds only: an

@@ -23,6 +23,7 @@ environment to print every second of a run. */
 
 namespace pace_sim {
 
+using buf_flush_pace::Ceiling;
 using buf_flush_pace::Config;
 using buf_flush_pace::Controller;
 using buf_flush_pace::Decision;
@@ -148,6 +149,9 @@ inline double age_bound(const Engine &e) {
 
 struct Result {
   std::vector<double> age, budget, capability, latency, flushed;
+  /** The ceiling decided each second, and what set it. */
+  std::vector<double> ceiling;
+  std::vector<Ceiling> ceiling_by;
   /** Redo generated each second (the transactions' throughput). */
   std::vector<double> generated;
   std::vector<uint64_t> free_waits;
@@ -314,6 +318,8 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     r.age.push_back(eng.age);
     r.budget.push_back(static_cast<double>(d.budget));
     r.capability.push_back(static_cast<double>(d.capability));
+    r.ceiling.push_back(static_cast<double>(d.ceiling));
+    r.ceiling_by.push_back(d.ceiling_by);
     r.latency.push_back(lat);
     r.flushed.push_back(flushed);
     r.generated.push_back(generated);

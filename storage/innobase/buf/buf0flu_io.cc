@@ -93,6 +93,9 @@ struct Pace_status {
   std::atomic<bool> updated{false};
   std::atomic<uint64_t> budget{0};
   std::atomic<uint64_t> capability{0};
+  std::atomic<uint64_t> ceiling{0};
+  std::atomic<buf_flush_pace::Ceiling> ceiling_by{
+      buf_flush_pace::Ceiling::CAPABILITY};
   std::atomic<uint64_t> latency_us{0};
   std::atomic<uint64_t> baseline_us{0};
   std::atomic<uint64_t> p_ckpt{0};
@@ -231,6 +234,7 @@ void stop() {
   lru_depth.store(0);
   status.updated.store(false);
   MONITOR_SET(MONITOR_FLUSH_PACE_BUDGET, 0);
+  MONITOR_SET(MONITOR_FLUSH_PACE_CEILING, 0);
   MONITOR_SET(MONITOR_FLUSH_PACE_LRU_DEPTH, 0);
 }
 
@@ -325,6 +329,7 @@ void update(Clock::time_point now) {
 
   MONITOR_SET(MONITOR_FLUSH_PACE_CAPABILITY, d.capability);
   MONITOR_SET(MONITOR_FLUSH_PACE_BUDGET, d.budget);
+  MONITOR_SET(MONITOR_FLUSH_PACE_CEILING, d.ceiling);
   MONITOR_SET(MONITOR_FLUSH_PACE_PRESSURE_CKPT,
               static_cast<int64_t>(d.p_ckpt * 100));
   MONITOR_SET(MONITOR_FLUSH_PACE_PRESSURE_DIRTY,
@@ -339,6 +344,8 @@ void update(Clock::time_point now) {
 
   status.budget.store(d.budget);
   status.capability.store(d.capability);
+  status.ceiling.store(d.ceiling);
+  status.ceiling_by.store(d.ceiling_by);
   status.latency_us.store(static_cast<uint64_t>(d.latency_us));
   status.baseline_us.store(static_cast<uint64_t>(d.baseline_us));
   status.p_ckpt.store(static_cast<uint64_t>(d.p_ckpt * 100));
@@ -480,13 +487,15 @@ void buf_flush_io_print(FILE *file) {
     return;
   }
   fprintf(file,
-          "Device-paced flushing: budget %lu pages/s, capability %lu pages/s,"
-          " page write latency %lu us (baseline %lu us), pressure:"
+          "Device-paced flushing: budget %lu pages/s, ceiling %lu pages/s"
+          " (%s), capability %lu pages/s, page write latency %lu us (baseline %lu us), pressure:"
           " checkpoint age %lu%%, dirty pages %lu%%, free pages %lu%%,"
           " LRU depth %lu, %lu flush slices per second,"
           " %lu checkpoints requested, %lu pages of upstream's targets not"
           " kept below the adaptive flushing low-water mark\n",
           static_cast<ulong>(status.budget.load()),
+          static_cast<ulong>(status.ceiling.load()),
+          buf_flush_pace::ceiling_name(status.ceiling_by.load()),
           static_cast<ulong>(status.capability.load()),
           static_cast<ulong>(status.latency_us.load()),
           static_cast<ulong>(status.baseline_us.load()),

@@ -513,6 +513,18 @@ double Controller::hold_dirty(const Config &cfg, const Observation &obs) {
   return hold_rate(std::max(m_dirtied, 0.0), m_dirty_pct, from, obs.pool_pages);
 }
 
+const char *ceiling_name(Ceiling by) {
+  switch (by) {
+    case Ceiling::CAPABILITY:
+      return "device capability";
+    case Ceiling::CHECKPOINT_AGE:
+      return "checkpoint age";
+    case Ceiling::USER:
+      return "innodb_adaptive_flushing_device_capacity_max";
+  }
+  return "";
+}
+
 const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   if (obs.after_idle || obs.interval_s > IDLE_GAP_S) forget_load();
   learn(cfg, obs);
@@ -585,8 +597,13 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   ceiling set by the user bounds both. Past overrun_mark() that flushing
   is required and says nothing against the capability (see learn()). */
   double ceiling = std::max(scale, m_ckpt_rate);
+  m_last.ceiling_by =
+      m_ckpt_rate > scale ? Ceiling::CHECKPOINT_AGE : Ceiling::CAPABILITY;
   m_required = p_overrun > 0 ? m_ckpt_rate : 0;
-  if (user_ceiling > 0) ceiling = std::min(ceiling, user_ceiling);
+  if (user_ceiling > 0 && user_ceiling <= ceiling) {
+    ceiling = user_ceiling;
+    m_last.ceiling_by = Ceiling::USER;
+  }
   target = std::max(target, std::min(m_ckpt_rate, ceiling));
   if (target == 0) {
     m_budget = 0;
@@ -606,7 +623,9 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   }
   /* Never above what the device carries at low latency, or what the
   checkpoint age needs and the device completes. */
-  m_budget = std::min(m_budget, std::max(ceiling, io_cap));
+  ceiling = std::max(ceiling, io_cap);
+  m_budget = std::min(m_budget, ceiling);
+  m_last.ceiling = static_cast<uint64_t>(ceiling);
 
   m_last.budget = static_cast<uint64_t>(m_budget);
   m_last.capability = static_cast<uint64_t>(m_capability);

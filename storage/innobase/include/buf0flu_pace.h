@@ -143,7 +143,7 @@ struct Config {
   /** innodb_io_capacity_max: the first capability estimate. */
   uint64_t io_capacity_max{2000};
   /** innodb_adaptive_flushing_device_capacity_max: ceiling of the
-  capability estimate, 0 = none. */
+  capability estimate and of the budget, 0 = none. */
   uint64_t capability_ceiling{0};
   /** innodb_adaptive_flushing_device_latency_pct: latency, as a percentage
   of the idle baseline, above which the capability is cut and the age
@@ -207,6 +207,21 @@ struct Observation {
   bool after_idle{false};
 };
 
+/** What sets the ceiling of the budget (Decision::ceiling). */
+enum class Ceiling : uint8_t {
+  /** The capability estimate: the pages the device carries at low
+  latency. */
+  CAPABILITY,
+  /** The age-following rate, above the capability: the flushing the
+  checkpoint age needs, held to what the device completes. */
+  CHECKPOINT_AGE,
+  /** innodb_adaptive_flushing_device_capacity_max. */
+  USER
+};
+
+/** @return what a ceiling source is called in SHOW ENGINE INNODB STATUS */
+const char *ceiling_name(Ceiling by);
+
 /** What the controller decided, and why. */
 struct Decision {
   /** Pages per second the page cleaner may flush; 0 = no pressure, leave
@@ -214,6 +229,13 @@ struct Decision {
   uint64_t budget{0};
   /** Learned write capability, pages per second. */
   uint64_t capability{0};
+  /** Pages per second the budget cannot exceed in this interval: the
+  larger of the capability (never below innodb_io_capacity) and the
+  age-following rate, or innodb_adaptive_flushing_device_capacity_max
+  (never below innodb_io_capacity) where that is lower. */
+  uint64_t ceiling{0};
+  /** Which of those it is. */
+  Ceiling ceiling_by{Ceiling::CAPABILITY};
   /** Idle latency baseline, microseconds (0 until measured). */
   double baseline_us{0};
   /** Last interval's mean write latency, microseconds. */
