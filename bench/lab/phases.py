@@ -36,10 +36,12 @@ class RunFailed(Exception):
 
 @dataclasses.dataclass
 class Arm:
-    """A server in --servers: its binaries, and whether its loader preallocates."""
+    """A server in --servers: its binaries, whether its loader preallocates,
+    and options of its own (--feature's two arms of one binary)."""
     name: str
     binaries: object
     prealloc: bool = False
+    options: tuple = ()
 
     @property
     def base_name(self):

@@ -47,7 +47,8 @@ def write_outputs(outdir, infos, all_rows, baseline, command):
     """All three result files; returns the summary Markdown."""
     write_per_second(os.path.join(outdir, "per_second.csv"), all_rows)
     write_runs(os.path.join(outdir, "runs.csv"), infos)
-    md = S.summary_markdown(infos, baseline) + B.markdown(infos, baseline)
+    bases = S.baselines_of(baseline)
+    md = S.summary_markdown(infos, bases) + B.markdown(infos, bases[0] if bases else None)
     with open(os.path.join(outdir, "summary.md"), "w") as f:
         f.write("# bench/run summary\n\nCommand:\n\n    %s\n\n" % command)
         f.write(md)

@@ -268,13 +268,22 @@ def markdown_table(header, rows):
     return "\n".join(lines)
 
 
+def baselines_of(baseline):
+    """A baseline argument (None, a server name or a list of them) -> list."""
+    if not baseline:
+        return []
+    return [baseline] if isinstance(baseline, str) else list(baseline)
+
+
 def summary_markdown(runs, baseline=None):
     """Markdown summary of a whole bench run.
 
     runs: list of dicts with run_id, server, threads, repeat, status ('ok' or
     'failed'), error (str) and, when ok, summary (dict from summarize_run).
-    baseline: server name the ratios are taken against (None: no ratios).
+    baseline: server name the ratios are taken against, or a list of them
+    (a ratio column set and a per-pair table for each; None: no ratios).
     """
+    bases = baselines_of(baseline)
     out = []
     header = ["run", "server", "threads", "repeat", "status"] + [m[1] for m in RUN_METRICS]
     rows = []
@@ -317,23 +326,23 @@ def summary_markdown(runs, baseline=None):
             groups.setdefault((r["threads"], r["server"]), []).append(r["summary"])
     if groups:
         out.append("\n### Per server (mean over successful repeats)%s\n"
-                   % ((", ratio to " + baseline) if baseline else ""))
+                   % ((", ratio to " + " and to ".join(bases)) if bases else ""))
         header = ["server", "threads", "ok runs"] + [m[1] for m in RUN_METRICS]
-        if baseline:
-            header += ["%s/%s" % (k, baseline) for k in ("mean TPS", "worst TPS", "CV", "p99 median")]
+        for base_name in bases:
+            header += ["%s/%s" % (k, base_name) for k in ("mean TPS", "worst TPS", "CV", "p99 median")]
         rows = []
         for (threads, server) in sorted(groups, key=lambda k: (int(k[0]), k[1])):
             agg = aggregate_server(groups[(threads, server)])
             cells = [server, threads, agg["runs"]] + [fmt(agg[k], spec) for k, _, spec in RUN_METRICS]
-            if baseline:
-                base = groups.get((threads, baseline))
+            for base_name in bases:
+                base = groups.get((threads, base_name))
                 b = aggregate_server(base) if base else {}
                 for k in ("mean_tps", "worst_tps", "cv", "p99_median_ms"):
                     cells.append(fmt(ratio(agg[k], b.get(k)), "{:.2f}x"))
             rows.append(cells)
         out.append(markdown_table(header, rows))
 
-        if baseline:
+        for baseline in bases:
             pairs = pair_ratios(runs, baseline)
             if pairs:
                 out.append("\n### Per pair (same threads and repeat), ratio to %s\n" % baseline)

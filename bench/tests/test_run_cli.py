@@ -230,6 +230,37 @@ class DryRun(unittest.TestCase):
                 self.cli.main(list(argv) + ["--dry-run"])
         self.assertIn(message, str(cm.exception))
 
+    def test_feature_three_arms(self):
+        out = self.main("--scenario", "smoke", "--repeat", "2",
+                        "--feature", "innodb_adaptive_flushing_device_pacing",
+                        "--set", "steady:innodb_lru_scan_depth=2048")
+        self.assertEqual([r[0] for r in self.runs(out)], ["vanilla", "steady-off", "steady-on"] * 2)
+        off, on, van = self.cnf(out, "steady-off"), self.cnf(out, "steady-on"), self.cnf(out, "vanilla")
+        self.assertEqual(off["innodb_adaptive_flushing_device_pacing"], "OFF")
+        self.assertEqual(on["innodb_adaptive_flushing_device_pacing"], "ON")
+        self.assertNotIn("innodb_adaptive_flushing_device_pacing", van)
+        self.assertEqual(off["basedir"], on["basedir"])
+        self.assertEqual(off["basedir"], CACHE + "/build/steady")
+        # --set steady:... reaches both Steady arms, not vanilla
+        self.assertEqual((off["innodb_lru_scan_depth"], on["innodb_lru_scan_depth"]), ("2048", "2048"))
+        self.assertNotIn("innodb_lru_scan_depth", van)
+        # other values, ON/OFF as given
+        out = self.main("--scenario", "smoke", "--repeat", "1",
+                        "--feature", "innodb_adaptive_flushing_device_capacity_max=3000/0")
+        self.assertEqual(self.cnf(out, "steady-on")["innodb_adaptive_flushing_device_capacity_max"], "3000")
+        self.assertEqual(self.cnf(out, "steady-off")["innodb_adaptive_flushing_device_capacity_max"], "0")
+
+    def test_feature_refusals(self):
+        self.refused(self.cli.BenchError, "leave --servers out", "--scenario", "smoke",
+                     "--feature", "innodb_adaptive_flushing_device_pacing", "--servers", "steady")
+        self.refused(self.cli.BenchError, "--feature sets it in each arm", "--scenario", "smoke",
+                     "--feature", "innodb_adaptive_flushing_device_pacing",
+                     "--set", "innodb_adaptive_flushing_device_pacing=ON")
+        self.refused(self.cli.BenchError, "the values are ON_VALUE/OFF_VALUE", "--scenario", "smoke",
+                     "--feature", "innodb_io_capacity=1")
+        self.refused(self.cli.BenchError, "--baseline mariadb is not in --servers", "--scenario", "smoke",
+                     "--feature", "innodb_adaptive_flushing_device_pacing", "--baseline", "vanilla,mariadb")
+
     def test_stall_quick(self):
         out = self.main("--scenario", "stall", "--quick")
         self.assertIs(bool(out.startswith("scenario stall-quick, device cloud: 3000 write / 3000 read IOPS")), True)

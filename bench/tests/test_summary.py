@@ -126,6 +126,24 @@ class Aggregates(unittest.TestCase):
         self.assertEqual(len(pairs), 1)          # repeat 2 has no ok baseline
         self.assertAlmostEqual(pairs[0]["mean_tps"], 2.0)
 
+    def test_two_baselines(self):
+        """--feature's summary: ratios to vanilla and to the feature-off arm."""
+        runs = [
+            self.run_info("01", "vanilla", 1, [100, 100]),
+            self.run_info("02", "steady-off", 1, [110, 110]),
+            self.run_info("03", "steady-on", 1, [121, 121]),
+        ]
+        md = S.summary_markdown(runs, baseline=["vanilla", "steady-off"])
+        self.assertIn("ratio to vanilla and to steady-off", md)
+        self.assertIn("mean TPS/vanilla", md)
+        self.assertIn("mean TPS/steady-off", md)
+        on = [line for line in md.splitlines() if line.startswith("| steady-on | 16 | 1 |")][0]
+        self.assertIn("| 1.21x |", on)      # to vanilla
+        self.assertIn("| 1.10x |", on)      # to steady-off
+        self.assertIn("### Per pair (same threads and repeat), ratio to vanilla", md)
+        self.assertIn("### Per pair (same threads and repeat), ratio to steady-off", md)
+        self.assertEqual(S.summary_markdown(runs, "vanilla"), S.summary_markdown(runs, ["vanilla"]))
+
     def test_no_baseline(self):
         md = S.summary_markdown([self.run_info("01", "mariadb", 1, [7, 9])], baseline=None)
         self.assertIn("| mariadb | 16 | 1 | 8 |", md)
