@@ -3,18 +3,20 @@
 # installs, and puts the host back. Needs root, changes system packages, so
 # it is not part of `make test` (tests/scripts/package-deb.sh checks the same
 # package without installing it); run it by hand:
-#   sudo tests/host/deb-install.sh --yes [--deb FILE]
-#  1. builds the .deb (scripts/package deb --fast) unless --deb is given;
+#   sudo tests/host/deb-install.sh --yes [--deb DIR]
+#  1. builds the packages (scripts/package deb --fast) unless --deb names a
+#     directory holding them;
 #  2. removes (not purges) the MySQL/MariaDB server and client packages it
 #     conflicts with, moves a non-empty /var/lib/mysql aside;
-#  3. dpkg -i: the postinst creates the mysql user and initialises
+#  3. dpkg -i steady-common, steady-client, steady-server (mysql-common or
+#     mariadb-common must be installed): the postinst creates the mysql user and initialises
 #     /var/lib/mysql with root@localhost by auth_socket;
 #  4. starts /usr/sbin/mysqld as user mysql the way the unit does (systemd
 #     itself when it runs as PID 1, else the unit's ExecStart under setpriv
 #     with NOTIFY_SOCKET: READY=1 must arrive), `mysql -uroot` as root with
 #     no password, the install checks of tests/scripts/lib/installed.sh,
 #     then a clean stop;
-#  5. dpkg --purge: /var/lib/mysql must survive the purge, /etc/mysql/my.cnf
+#  5. dpkg --purge of the three: /var/lib/mysql must survive the purge, /etc/mysql/my.cnf
 #     must go back to the other alternatives and their files stay; then the host is
 #     put back: test datadir removed, the old one and /etc/mysql/debian.cnf
 #     moved back, the removed packages installed again with apt-get.
@@ -33,7 +35,7 @@ yes=0 deb=
 while (($#)); do
   case $1 in
     --yes) yes=1 ;;
-    --deb) deb=${2:?--deb needs a file}; shift ;;
+    --deb) deb=${2:?--deb needs a directory}; shift ;;
     *) echo "$name: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -43,8 +45,14 @@ done
 
 W=$(mktemp -d /tmp/$name.XXXXXX)
 if [[ -z $deb ]]; then
-  deb=$("$HERE/scripts/package" deb --fast --out "$W" | tail -1)
+  deb=$(dirname "$("$HERE/scripts/package" deb --fast --out "$W" | tail -1)")
 fi
+debs=()
+for p in steady-common steady-client steady-server; do
+  f=$(ls "$deb"/${p}_*.deb 2>/dev/null | tail -1)
+  [[ -n $f ]] || { echo "$name: no ${p}_*.deb in $deb" >&2; exit 2; }
+  debs+=("$f")
+done
 
 mapfile -t removed < <(dpkg-query -W -f='${Package} ${Status}\n' \
   mariadb-server mariadb-server-core mariadb-client mariadb-client-core \
@@ -57,7 +65,9 @@ restore() {
   [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null
   pkill -9 -u mysql -x mysqld 2>/dev/null; sleep 0.5
   [[ -n $lpid ]] && kill "$lpid" 2>/dev/null
-  dpkg-query -W steady-server >/dev/null 2>&1 && dpkg --purge steady-server >/dev/null
+  for p in steady-server steady-client steady-common; do
+    dpkg-query -W "$p" >/dev/null 2>&1 && dpkg --purge "$p" >/dev/null
+  done
   if [[ -n $saved ]]; then rm -rf /var/lib/mysql; mv "$saved" /var/lib/mysql; fi
   # The postinst writes its own debian.cnf for the datadir it initialised.
   rm -f /etc/mysql/debian.cnf /etc/mysql/debian.cnf.steady-old
@@ -81,7 +91,7 @@ if [[ -n "$(ls -A /var/lib/mysql 2>/dev/null)" ]]; then
   mv /var/lib/mysql "$saved"
 fi
 
-dpkg -i "$deb" || fail "dpkg -i $deb"
+dpkg -i "${debs[@]}" || fail "dpkg -i ${debs[*]}"
 getent passwd mysql >/dev/null || fail "no mysql user after install"
 [[ $(readlink -f /etc/mysql/my.cnf) == /etc/mysql/steady.cnf ]] || fail "/etc/mysql/my.cnf is not steady.cnf (alternatives)"
 [[ -d /var/lib/mysql/mysql ]] || fail "postinst did not initialise /var/lib/mysql"
@@ -118,9 +128,9 @@ else
 fi
 pid=
 grep -q "Shutdown complete" /var/log/mysql/error.log || fail "no clean shutdown in the error log"
-dpkg --purge steady-server >/dev/null || fail "dpkg --purge"
+dpkg --purge steady-server steady-client steady-common >/dev/null || fail "dpkg --purge"
 [[ -d /var/lib/mysql/mysql ]] || fail "purge deleted the datadir"
 [[ $(readlink -f /etc/mysql/my.cnf) != /etc/mysql/steady.cnf ]] || fail "my.cnf still points at the purged steady.cnf"
 for f in $others; do [[ -e $f ]] || fail "the package's install or purge removed $f"; done
 rm -rf /var/lib/mysql /var/log/mysql
-echo "$name: OK: installed $(basename "$deb"), server ran as mysql, root by auth_socket, purged with the datadir kept"
+echo "$name: OK: installed $(basename -a "${debs[@]}" | paste -sd' '), server ran as mysql, root by auth_socket, purged with the datadir kept"

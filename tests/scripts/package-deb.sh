@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The Debian package (scripts/package deb) holds a server that runs the way
+# The Debian packages (scripts/package deb) hold a server that runs the way
 # its systemd unit and maintainer script run it. Without touching the host's
-# packages: the .deb is built from the release build and checked (control
+# packages: the set (steady-server, -client, -common, and the -dbgsym of
+# server and client) is built from the release build and checked (each
+# package takes the place of its kind, the client has no maintainer script
+# and no server file, mysqld is stripped and its debug information is under
+# its build ID in steady-server-dbgsym, control
 # fields, conffile /etc/mysql/steady.cnf offered as the my.cnf alternative,
 # unit Type=notify as user mysql, files at Debian's paths,
 # no RPATH into the build tree); its payload is unpacked into a scratch
@@ -37,28 +41,64 @@ cleanup() { set +e; [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; [[ -n $lpid ]] 
 trap cleanup EXIT
 chmod 755 "$W"
 
-deb=$("$HERE/scripts/package" deb --fast --out "$W/out" | tail -1)
+mapfile -t debs < <("$HERE/scripts/package" deb --fast --out "$W/out")
+deb=${debs[-1]}
+pkgfile() { local f; for f in "${debs[@]}"; do [[ $(basename "$f") == "$1"_* ]] && echo "$f"; done; return 0; }
 [[ $(basename "$deb") =~ ^steady-server_9\.7\.2-steady[0-9]+_[a-z0-9]+\.deb$ ]] || fail "package file name $(basename "$deb")"
+[[ $(basename -a "${debs[@]}" | sed 's/_.*//' | sort | paste -sd' ') == \
+   "steady-client steady-client-dbgsym steady-common steady-server steady-server-dbgsym" ]] ||
+  fail "the package set is $(basename -a "${debs[@]}" | paste -sd' ')"
+cdeb=$(pkgfile steady-client) mdeb=$(pkgfile steady-common) ddeb=$(pkgfile steady-server-dbgsym)
 
 # Control data.
 dpkg-deb -e "$deb" "$W/control"
 field() { dpkg-deb -f "$deb" "$1"; }
 [[ $(field Package) == steady-server ]] || fail "Package: $(field Package)"
 [[ $(field Depends) == *libc6* && $(field Depends) == *adduser* ]] || fail "Depends lacks libc6/adduser: $(field Depends)"
+[[ $(field Depends) == "steady-client (= $(field Version)), steady-common (= $(field Version)), "* ]] ||
+  fail "steady-server does not depend on its own client and common packages: $(field Depends)"
 [[ $(field Version) == "$(dpkg-parsechangelog -l "$HERE/dist/deb/changelog" -S Version)" && $(field Version) == 9.7.2-steady* ]] ||
   fail "Version $(field Version) is not dist/deb/changelog's 9.7.2-steadyN"
 [[ $(field Maintainer) == *'<dev@steady-server.invalid>' && $(field Homepage) == https://steady-server.invalid/ ]] ||
   fail "Maintainer/Homepage: $(field Maintainer) / $(field Homepage)"
-for p in mysql-server mysql-server-core mysql-client mysql-client-core mariadb-server mariadb-server-core \
-         mariadb-client mariadb-client-core mysql-community-server mysql-community-server-core \
-         mysql-community-client mysql-community-client-core mysql-community-client-plugins; do
-  for f in Conflicts Replaces; do
-    [[ ", $(field $f | tr -d '\n'), " == *", $p, "* ]] || fail "$f lacks $p"
-  done
+# Each package takes the place of the others' packages of its kind.
+has() { [[ ", $(dpkg-deb -f "$1" "$2" | tr -d '\n'), " == *", $3, "* ]]; }
+for p in mysql-server mysql-server-core mariadb-server mariadb-server-core mysql-community-server \
+         mysql-community-server-core percona-server-server; do
+  for f in Conflicts Replaces; do has "$deb" $f $p || fail "steady-server: $f lacks $p"; done
 done
-for p in virtual-mysql-server virtual-mysql-client default-mysql-server default-mysql-client; do
-  [[ ", $(field Provides | tr -d '\n'), " == *", $p, "* ]] || fail "Provides lacks $p"
+for p in mysql-client mysql-client-core mariadb-client mariadb-client-core mysql-community-client \
+         mysql-community-client-core mysql-community-client-plugins percona-server-client; do
+  for f in Conflicts Replaces; do has "$cdeb" $f $p || fail "steady-client: $f lacks $p"; done
 done
+for p in virtual-mysql-server default-mysql-server; do has "$deb" Provides $p || fail "steady-server: Provides lacks $p"; done
+for p in virtual-mysql-client default-mysql-client; do has "$cdeb" Provides $p || fail "steady-client: Provides lacks $p"; done
+
+# steady-client installs alone: no maintainer script (nothing to start), no
+# server file, no dependency on the server, and its clients inside.
+dpkg-deb -e "$cdeb" "$W/ccontrol"
+ls "$W/ccontrol" | grep -qE '^(pre|post)(inst|rm)$' && fail "steady-client has maintainer scripts"
+[[ $(dpkg-deb -f "$cdeb" Depends) == "steady-common (= $(field Version)), "*libc6* &&
+   $(dpkg-deb -f "$cdeb" Depends) != *steady-server* && $(dpkg-deb -f "$cdeb" Depends) != *adduser* ]] ||
+  fail "steady-client Depends: $(dpkg-deb -f "$cdeb" Depends)"
+dpkg-deb -c "$cdeb" | awk '{print $NF}' > "$W/client.list"
+dpkg-deb -c "$deb" | awk '{print $NF}' > "$W/server.list"
+grep -q '^\./usr/sbin/' "$W/client.list" && fail "steady-client holds a server file"
+for f in ./usr/bin/mysql ./usr/bin/mysqladmin ./usr/bin/mysqldump ./usr/bin/mysqlbinlog \
+         ./usr/lib/mysql/plugin/authentication_ldap_sasl_client.so; do
+  grep -qxF "$f" "$W/client.list" || fail "steady-client lacks $f"
+  grep -qxF "$f" "$W/server.list" && fail "steady-server holds the client's $f too"
+done
+# steady-common: configuration only, for any architecture.
+[[ $(dpkg-deb -f "$mdeb" Architecture) == all && $(dpkg-deb -f "$mdeb" Depends) == "mysql-common | mariadb-common" ]] ||
+  fail "steady-common: Architecture $(dpkg-deb -f "$mdeb" Architecture), Depends $(dpkg-deb -f "$mdeb" Depends)"
+dpkg-deb -e "$mdeb" "$W/mcontrol"
+grep -qx /etc/mysql/conf.d/steady-client.cnf "$W/mcontrol/conffiles" || fail "steady-client.cnf is not a conffile"
+# Debug symbols: mysqld is stripped, its debug information sits under its
+# build ID in steady-server-dbgsym.
+[[ $(dpkg-deb -f "$ddeb" Depends) == "steady-server (= $(field Version))" && $(dpkg-deb -f "$ddeb" Section) == debug ]] ||
+  fail "steady-server-dbgsym: Depends $(dpkg-deb -f "$ddeb" Depends), Section $(dpkg-deb -f "$ddeb" Section)"
+dpkg-deb -x "$ddeb" "$W/dbg"
 grep -qx /etc/mysql/steady.cnf "$W/control/conffiles" || fail "/etc/mysql/steady.cnf is not a conffile"
 grep -qx /etc/logrotate.d/mysql-server "$W/control/conffiles" || fail "/etc/logrotate.d/mysql-server is not a conffile"
 if grep -qx /etc/mysql/my.cnf "$W/control/conffiles"; then fail "the package owns /etc/mysql/my.cnf, the alternative shared with mysql-common"; fi
@@ -73,7 +113,17 @@ done
 
 # Payload.
 R=$W/root
-dpkg-deb -x "$deb" "$R"
+for f in "$mdeb" "$cdeb" "$deb"; do dpkg-deb -x "$f" "$R"; done
+id=$(readelf -n "$R/usr/sbin/mysqld" 2>/dev/null | sed -n 's/^ *Build ID: *//p')
+[[ -n $id ]] || fail "mysqld has no build ID"
+dbg=$W/dbg/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+[[ -f $dbg ]] || fail "no $dbg for mysqld's build ID $id"
+readelf -S "$R/usr/sbin/mysqld" | grep -q '\.debug_info' && fail "the packaged mysqld is not stripped"
+readelf -S "$dbg" | grep -q '\.debug_info' || fail "$dbg holds no .debug_info"
+[[ " $(dpkg-deb -f "$ddeb" Build-Ids) " == *" $id "* ]] || fail "Build-Ids lacks mysqld's $id"
+grep -qx 'socket                  = /run/mysqld/mysqld.sock' "$R/etc/mysql/conf.d/steady-client.cnf" &&
+  grep -qx 'plugin_dir              = /usr/lib/mysql/plugin' "$R/etc/mysql/conf.d/steady-client.cnf" ||
+  fail "steady-client.cnf lacks the socket or the plugin directory"
 for f in usr/sbin/mysqld usr/bin/mysql usr/bin/mysqladmin usr/bin/mysqldump \
          usr/lib/mysql/plugin/auth_socket.so usr/lib/mysql/plugin/group_replication.so \
          usr/lib/mysql/plugin/component_classic_hashing.so usr/share/mysql/english/errmsg.sys \
