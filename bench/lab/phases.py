@@ -20,8 +20,7 @@ from harness.proc import log, niced, proc_cpu_ticks, spawn, tail
 from harness.resources import Resources
 from harness.server import Instance, ServerDown, SqlError, merge_options, render_cnf, side_by_side_options
 
-from . import bulk_load as B
-from . import causes, client as C, report, summary as S
+from . import bulk_load as B, causes, client as C, report, summary as S
 from .collect import Collector, RunClock, StatusPoller
 from .loader import BulkLoader
 
@@ -36,8 +35,7 @@ class RunFailed(Exception):
 
 @dataclasses.dataclass
 class Arm:
-    """A server in --servers: its binaries, whether its loader preallocates,
-    and options of its own (--feature's two arms of one binary)."""
+    """A --servers arm: binaries, preallocating loader, own options (--feature)."""
     name: str
     binaries: object
     prealloc: bool = False

@@ -452,6 +452,20 @@ TEST(FlushPaceClosedLoop, BacksOffWhenLatencyRises) {
   EXPECT_LT(mean_of(r.latency, 250, 400), 0.2e6);
 }
 
+/* The idle page write latency rises 30 times from second 150 to 270 at the
+same capacity, on an engine whose pages take one change per write. */
+static Result run_latency_rise(int seconds) {
+  Device dev;
+  Engine eng;
+  eng.combining = 1;
+  eng.flush_lag = true;
+  auto slow_latency = [](int t, Device *d, Engine *) {
+    if (t == 150) d->idle_us = 6000;
+    if (t == 270) d->idle_us = 200;
+  };
+  return run(seconds, dev, eng, true, slow_latency);
+}
+
 /* A device's page write latency can rise several times over for minutes
 while it still completes every write (a neighbour, a shared volume). The
 capability estimate is cut; held to it, the age-following rate would let
@@ -462,15 +476,10 @@ age needs goes on (the latency back-off only stops the catch-up), so the
 age never runs past age_bound() and the page cleaner keeps writing what
 the load needs. */
 TEST(FlushPaceClosedLoop, LatencyRiseWithoutQueueKeepsTheAge) {
-  Device dev;
   Engine eng;
   eng.combining = 1;
   eng.flush_lag = true;
-  auto slow_latency = [](int t, Device *d, Engine *) {
-    if (t == 150) d->idle_us = 6000;
-    if (t == 270) d->idle_us = 200;
-  };
-  const Result r = run(400, dev, eng, true, slow_latency);
+  const Result r = run_latency_rise(400);
   /* The latency rise is seen and acted on: the estimate is cut below what
   the load needs... */
   EXPECT_LT(min_of(r.capability, 150, 270), eng.need);
@@ -1167,15 +1176,9 @@ below what the age needs (LatencyRiseWithoutQueueKeepsTheAge's device).
 A ceiling option below innodb_io_capacity is raised to it, as the
 option's page says. */
 TEST(FlushPaceClosedLoop, CeilingReportedIsTheOneInForce) {
+  const Result r = run_latency_rise(300);
   Device dev;
   Engine eng;
-  eng.combining = 1;
-  eng.flush_lag = true;
-  auto slow_latency = [](int t, Device *d, Engine *) {
-    if (t == 150) d->idle_us = 6000;
-    if (t == 270) d->idle_us = 200;
-  };
-  const Result r = run(300, dev, eng, true, slow_latency);
   int by_capability = 0, by_age = 0;
   for (int s = 0; s < 300; ++s) {
     EXPECT_LE(r.budget[s], r.ceiling[s]) << "second " << s;
