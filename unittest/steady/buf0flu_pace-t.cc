@@ -494,9 +494,9 @@ TEST(FlushPaceClosedLoop, LatencyRiseWithoutQueueKeepsTheAge) {
 with the oldest modification held at its target the checkpoint age still
 climbs past it into the free-check limit (redo-space waits). Here the
 checkpoint comes every 7 s and the free-check limit sits at the sync
-mark: pacing alone does not avoid the waits; with its checkpoint
-requests the checkpoint age stays below the free-check limit by at least
-1% of the async mark, with a checkpoint most seconds. */
+mark, closer than upstream's ratios put it: pacing alone does not avoid
+the waits; with its checkpoint requests the checkpoint age stays below the
+free-check limit by at least 1% of the async mark. */
 TEST(FlushPaceClosedLoop, CheckpointKeepsUpWithTheHeldAge) {
   Device dev;
   Engine eng;
@@ -522,8 +522,39 @@ TEST(FlushPaceClosedLoop, CheckpointKeepsUpWithTheHeldAge) {
   EXPECT_EQ(early.checkpoints, 2); /* seconds 0 and 7 */
 }
 
+/* A checkpoint syncs the data files: one is asked for only when the
+checkpoint age nears the free-check limit. At upstream's ratios the limit
+is as far above the sync mark as the sync mark is above the async mark
+(soft capacity less the margin, against 15/16 and 7/8 of it), and the
+redo here fills the room between the age target and it in about five
+seconds: a checkpoint about every third second, none late. Asked for
+from the age target on (the limit not known), one comes every second. */
+TEST(FlushPaceClosedLoop, CheckpointOnlyWhenTheLimitNears) {
+  Device dev;
+  Engine eng;
+  eng.combining = 1;
+  eng.flush_lag = true;
+  eng.ckpt_every = 7;
+  eng.request_ckpt = true;
+  eng.free_check = 2 * eng.sync_mark - eng.async_mark;
+  const Result r = run(300, dev, eng, true, no_change);
+  EXPECT_EQ(r.sync_seconds, 0);
+  EXPECT_EQ(r.redo_wait_seconds, 0);
+  EXPECT_LT(max_of(r.ckpt_age, 100, 300),
+            eng.free_check - 0.01 * eng.async_mark);
+  EXPECT_LT(r.checkpoints, 120) << "more than one every 2.5 s";
+  EXPECT_GT(r.checkpoints, 60);
+
+  eng.tell_ckpt_limit = false;
+  const Result every = run(300, dev, eng, true, no_change);
+  EXPECT_EQ(every.redo_wait_seconds, 0);
+  EXPECT_GT(every.checkpoints, 250);
+}
+
 /* Least advance: no request for a checkpoint that would move by less than
-CKPT_MIN_ADVANCE of the async mark; none below the age target. */
+CKPT_MIN_ADVANCE of the async mark; none below the age target, and with a
+checkpoint limit known none before the checkpoint age is within
+CKPT_LEAD_S seconds of redo of it. */
 TEST(FlushPaceCheckpoint, WantedOnlyPastTheTargetAndWorthIt) {
   using buf_flush_pace::checkpoint_wanted;
   const uint64_t mark = 1000;
@@ -531,15 +562,24 @@ TEST(FlushPaceCheckpoint, WantedOnlyPastTheTargetAndWorthIt) {
   const auto at = static_cast<uint64_t>(buf_flush_pace::age_target(mark, sync));
   EXPECT_EQ(at, 1050); /* half-way from the async to the sync mark */
   EXPECT_EQ(buf_flush_pace::age_target(0, sync), 0);         /* mark unknown */
-  EXPECT_FALSE(checkpoint_wanted(at, at / 2, 0, sync));      /* mark unknown */
-  EXPECT_FALSE(checkpoint_wanted(at - 10, 100, mark, sync)); /* below it */
-  EXPECT_TRUE(checkpoint_wanted(at, at - 100, mark, sync));
-  EXPECT_FALSE(checkpoint_wanted(at, at - 10, mark, sync));  /* 1% */
-  EXPECT_TRUE(checkpoint_wanted(at, 0, mark, sync));         /* no dirty page */
-  EXPECT_FALSE(checkpoint_wanted(at, at + 200, mark, sync)); /* oldest past */
+  EXPECT_FALSE(checkpoint_wanted(at, at / 2, 0, 0, 0, sync)); /* unknown */
+  EXPECT_FALSE(checkpoint_wanted(at - 10, 100, 0, 0, mark, sync)); /* below */
+  EXPECT_TRUE(checkpoint_wanted(at, at - 100, 0, 0, mark, sync));
+  EXPECT_FALSE(checkpoint_wanted(at, at - 10, 0, 0, mark, sync)); /* 1% */
+  EXPECT_TRUE(checkpoint_wanted(at, 0, 0, 0, mark, sync)); /* no dirty page */
+  EXPECT_FALSE(checkpoint_wanted(at, at + 200, 0, 0, mark, sync)); /* past */
   /* No sync mark above the async mark: 95% of the async mark. */
-  EXPECT_FALSE(checkpoint_wanted(949, 0, mark, mark));
-  EXPECT_TRUE(checkpoint_wanted(950, 0, mark, 0));
+  EXPECT_FALSE(checkpoint_wanted(949, 0, 0, 0, mark, mark));
+  EXPECT_TRUE(checkpoint_wanted(950, 0, 0, 0, mark, 0));
+
+  /* Limit 1200, 20 a second of redo: asked for from 1160 on. */
+  EXPECT_FALSE(checkpoint_wanted(1159, at, 20, 1200, mark, sync));
+  EXPECT_TRUE(checkpoint_wanted(1160, at, 20, 1200, mark, sync));
+  /* Redo fast enough to fill the room in the lead: from the target on. */
+  EXPECT_TRUE(checkpoint_wanted(at, 0, 100, 1200, mark, sync));
+  EXPECT_FALSE(checkpoint_wanted(at - 1, 0, 1000, 1200, mark, sync));
+  /* Near the limit, still worth at least CKPT_MIN_ADVANCE. */
+  EXPECT_FALSE(checkpoint_wanted(1190, 1180, 20, 1200, mark, sync));
 }
 
 /* A throttle (latency flat up to the cap, then a queue) under a load that

@@ -132,6 +132,9 @@ struct Engine {
   /** Checkpoint age at which user threads wait for redo space (upstream's
   free-check limit). */
   double free_check{90e6};
+  /** The checkpoint requests are told the free-check limit (false: as
+  when it is unknown, asked for from the age target on). */
+  bool tell_ckpt_limit{true};
   std::mt19937 rng{7};
 };
 
@@ -206,11 +209,13 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     /* The checkpointer: upstream's periodic one, and pacing's request. */
     if (eng.ckpt_every > 0) {
       const auto ckpt_age = static_cast<uint64_t>(eng.lsn - eng.ckpt_lsn);
-      const bool asked = with_controller && eng.request_ckpt &&
-                         buf_flush_pace::checkpoint_wanted(
-                             ckpt_age, static_cast<uint64_t>(eng.age),
-                             static_cast<uint64_t>(eng.async_mark),
-                             static_cast<uint64_t>(eng.sync_mark));
+      const bool asked =
+          with_controller && eng.request_ckpt &&
+          buf_flush_pace::checkpoint_wanted(
+              ckpt_age, static_cast<uint64_t>(eng.age), eng.redo_rate,
+              eng.tell_ckpt_limit ? static_cast<uint64_t>(eng.free_check) : 0,
+              static_cast<uint64_t>(eng.async_mark),
+              static_cast<uint64_t>(eng.sync_mark));
       if (asked || t % eng.ckpt_every == 0) {
         eng.ckpt_lsn = eng.lsn - eng.age;
         r.checkpoints++;

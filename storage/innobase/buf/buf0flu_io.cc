@@ -59,6 +59,8 @@ struct Pace_state {
   Clock::time_point last_update;
   os_write_stats::Totals last_writes;
   uint64_t last_wait_free{0};
+  /** LSN at the last update, for the redo generated per second. */
+  lsn_t last_lsn{0};
   /** Pages the page cleaner flushed from the flush lists since the last
   update. */
   uint64_t list_flushed{0};
@@ -219,6 +221,7 @@ void start(Clock::time_point now) {
   pace.wakeup.round(seconds(now));
   pace.last_writes = os_write_stats::read();
   pace.last_wait_free = srv_stats.buf_pool_wait_free;
+  pace.last_lsn = log_get_lsn(*log_sys);
   pace.list_flushed = 0;
   pace.upstream = 0;
   pace.idle = false;
@@ -309,12 +312,21 @@ void update(Clock::time_point now) {
 
   const auto &d = pace.controller.update(cfg, obs);
 
-  /* The checkpoint keeps up with the age pacing holds: under load
-  upstream writes one only every seven seconds. */
+  /* The checkpoint keeps up with the age pacing holds (under load
+  upstream writes one only every seven seconds), asked for when the
+  checkpoint age nears the point where it is late: user threads wait for
+  redo space at the free-check limit, and upstream's checkpointer takes
+  over from its aggressive-checkpoint age. */
   const lsn_t ckpt_lsn = log_sys->last_checkpoint_lsn.load();
-  if (buf_flush_pace::checkpoint_wanted(lsn > ckpt_lsn ? lsn - ckpt_lsn : 0,
-                                        obs.lsn_age, obs.async_mark,
-                                        obs.sync_mark)) {
+  const lsn_t ckpt_limit = std::min<lsn_t>(
+      free_check_limit, log_sys->m_capacity.aggressive_checkpoint_min_age());
+  const double redo_rate =
+      lsn > pace.last_lsn && obs.interval_s > 0
+          ? static_cast<double>(lsn - pace.last_lsn) / obs.interval_s
+          : 0;
+  if (buf_flush_pace::checkpoint_wanted(
+          lsn > ckpt_lsn ? lsn - ckpt_lsn : 0, obs.lsn_age, redo_rate,
+          ckpt_limit, obs.async_mark, obs.sync_mark)) {
     log_request_checkpoint(*log_sys, false);
     status.checkpoints.fetch_add(1);
   }
@@ -322,6 +334,7 @@ void update(Clock::time_point now) {
   pace.last_update = now;
   pace.last_writes = writes;
   pace.last_wait_free = wait_free;
+  pace.last_lsn = lsn;
   pace.list_flushed = 0;
   pace.upstream = 0;
   pace.idle = false;

@@ -182,13 +182,18 @@ uint64_t overrun_mark(uint64_t async_mark, uint64_t sync_mark) {
       (age_target(async_mark, sync_mark) + static_cast<double>(sync_mark)) / 2);
 }
 
-bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, uint64_t async_mark,
+bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, double redo_rate,
+                       uint64_t ckpt_limit, uint64_t async_mark,
                        uint64_t sync_mark) {
   if (async_mark == 0) return false;
   const double mark = static_cast<double>(async_mark);
-  if (static_cast<double>(ckpt_age) < age_target(async_mark, sync_mark)) {
-    return false;
-  }
+  const double target = age_target(async_mark, sync_mark);
+  const double ask_at =
+      ckpt_limit == 0
+          ? target
+          : std::max(target, static_cast<double>(ckpt_limit) -
+                                 CKPT_LEAD_S * std::max(0.0, redo_rate));
+  if (static_cast<double>(ckpt_age) < ask_at) return false;
   /* With no dirty page the checkpoint can advance to the current LSN. */
   const double advance = static_cast<double>(ckpt_age) -
                          static_cast<double>(std::min(lsn_age, ckpt_age));

@@ -277,6 +277,11 @@ mark: a checkpoint writes the redo header and first syncs the data files,
 and is not worth that for less. */
 constexpr double CKPT_MIN_ADVANCE = 0.02;
 
+/** Seconds of redo generation a checkpoint is asked for ahead of the
+checkpoint limit: the controller decides every 1-1.5 s, and the log
+checkpointer writes the checkpoint after it syncs the data files. */
+constexpr double CKPT_LEAD_S = 2.0;
+
 /** Whether to ask the log checkpointer for a checkpoint now. Under load
 upstream's checkpointer writes one only every seven
 innodb_log_checkpoint_every periods (SRV_MASTER_CHECKPOINT_INTERVAL in
@@ -284,15 +289,29 @@ log_checkpointer()), or when a user thread runs short of redo space: the
 checkpoint then trails the oldest modification by up to seven seconds of
 redo. With the age of the oldest modification held at its target, the
 checkpoint age itself would run past it and into the free-check limit
-(redo-space waits). A checkpoint is asked for once the checkpoint age
-has reached the age target (age_target()) and the checkpoint can advance
-by CKPT_MIN_ADVANCE of the async mark.
+(redo-space waits).
+
+Each checkpoint syncs every data file written since the last one and
+writes the redo header, so one is asked for only when it is needed: once
+the checkpoint age is within CKPT_LEAD_S seconds of redo of the checkpoint
+limit (upstream's free-check limit, or its aggressive-checkpoint age if
+lower), never below the age target (age_target()), and only if the
+checkpoint can advance by CKPT_MIN_ADVANCE of the async mark. Holding the
+age target leaves the room between it and the free-check limit (3/32 of
+the redo capacity at upstream's ratios) for the checkpoint to trail in,
+so where the redo fills that room in a few seconds a checkpoint comes
+every few seconds rather than every second; with no limit known (0) one
+is asked for from the age target on.
 @param[in]  ckpt_age    current LSN - last checkpoint LSN
 @param[in]  lsn_age     current LSN - oldest modification (0: no dirty page)
+@param[in]  redo_rate   redo generated per second, LSN
+@param[in]  ckpt_limit  checkpoint age at which the checkpoint is late, LSN
+                        (0: unknown)
 @param[in]  async_mark  as in Observation (0: unknown, never asks)
 @param[in]  sync_mark   as in Observation
 @return true to request a checkpoint */
-bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, uint64_t async_mark,
+bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, double redo_rate,
+                       uint64_t ckpt_limit, uint64_t async_mark,
                        uint64_t sync_mark);
 
 /** Flush rate that brings the checkpoint age to a target.
