@@ -179,6 +179,9 @@ def server_row(prev, cur, flavour, redo_bytes):
                       # (redo dominates: data files are O_DIRECT).
                       ("redo_fsyncs_ps", "innodb_os_log_fsyncs" if mysql else "innodb_data_fsyncs"),
                       ("binlog_syncs_ps", "ps_binlog_misc" if mysql else "binlog_group_commits"),
+                      # Every InnoDB fsync: data files (a checkpoint syncs
+                      # each one written since the last), doublewrite, redo.
+                      ("innodb_fsyncs_ps", "innodb_data_fsyncs"),
                       ("commits_ps", "ps_trx_rw" if mysql else "binlog_commits")):
         a, b = _num(p, name), _num(v, name)
         if a is not None and b is not None and dt > 0:

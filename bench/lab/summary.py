@@ -18,6 +18,7 @@ PER_SECOND_COLUMNS = [
     # server, sampled once a second through one persistent client connection
     "dirty_pages", "dirty_pct", "ckpt_age_mb", "ckpt_age_pct",
     "pages_flushed_ps", "redo_fsyncs_ps", "binlog_syncs_ps", "commits_ps",
+    "innodb_fsyncs_ps",
     # redo written per second (the LSN's advance)
     "redo_bytes_ps",
     # group commit, where the server counts it (Steady, MariaDB; blank for vanilla)

@@ -91,7 +91,8 @@ class ServerRow(unittest.TestCase):
                       "innodb_redo_log_flush_batches": "60"})
         row = K.server_row(prev, cur, "mysql", None)
         self.assertEqual(row, {"pages_flushed_ps": "100.0", "redo_fsyncs_ps": "10.0", "binlog_syncs_ps": "20.0",
-                               "commits_ps": "200.0", "group_commits_ps": "20.0", "commits_per_group": "10.00",
+                               "commits_ps": "200.0", "innodb_fsyncs_ps": "499.5",
+                               "group_commits_ps": "20.0", "commits_per_group": "10.00",
                                "redo_flush_batches_ps": "20.0"})
 
     def test_redo_bytes_per_second_from_either_lsn(self):
