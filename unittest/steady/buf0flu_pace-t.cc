@@ -490,6 +490,19 @@ TEST(FlushPaceClosedLoop, LatencyRiseWithoutQueueKeepsTheAge) {
   EXPECT_GT(min_of(r.flushed, 150, 270), 0.9 * eng.need);
 }
 
+/** An engine with upstream's checkpointer under load (one every 7 s),
+write combining and the flushing's one-second lag; the free-check limit
+this many marks' spacings above the sync mark (upstream's ratios: 1). */
+Engine checkpointing_engine(double free_check_over_sync) {
+  Engine eng;
+  eng.combining = 1;
+  eng.flush_lag = true;
+  eng.ckpt_every = 7;
+  eng.free_check =
+      eng.sync_mark + free_check_over_sync * (eng.sync_mark - eng.async_mark);
+  return eng;
+}
+
 /* Under load upstream writes a checkpoint only every seven seconds, so
 with the oldest modification held at its target the checkpoint age still
 climbs past it into the free-check limit (redo-space waits). Here the
@@ -499,11 +512,7 @@ the waits; with its checkpoint requests the checkpoint age stays below the
 free-check limit by at least 1% of the async mark. */
 TEST(FlushPaceClosedLoop, CheckpointKeepsUpWithTheHeldAge) {
   Device dev;
-  Engine eng;
-  eng.combining = 1;
-  eng.flush_lag = true;
-  eng.ckpt_every = 7;
-  eng.free_check = eng.sync_mark;
+  Engine eng = checkpointing_engine(0);
   const Result held = run(300, dev, eng, true, no_change);
   EXPECT_EQ(held.sync_seconds, 0);
   EXPECT_GT(held.redo_wait_seconds, 10) << "the simulated waits are not there";
@@ -531,12 +540,8 @@ seconds: a checkpoint about every third second, none late. Asked for
 from the age target on (the limit not known), one comes every second. */
 TEST(FlushPaceClosedLoop, CheckpointOnlyWhenTheLimitNears) {
   Device dev;
-  Engine eng;
-  eng.combining = 1;
-  eng.flush_lag = true;
-  eng.ckpt_every = 7;
+  Engine eng = checkpointing_engine(1);
   eng.request_ckpt = true;
-  eng.free_check = 2 * eng.sync_mark - eng.async_mark;
   const Result r = run(300, dev, eng, true, no_change);
   EXPECT_EQ(r.sync_seconds, 0);
   EXPECT_EQ(r.redo_wait_seconds, 0);
