@@ -1584,3 +1584,73 @@ TEST(SplitByAge, OneInstanceTakesAll) {
   EXPECT_EQ(split(777, {0}), (std::vector<uint64_t>{777}));
   EXPECT_EQ(split(777, {123}), (std::vector<uint64_t>{777}));
 }
+
+/* The slices of one second, each split by slice_of_plan() from the
+second's shares: every instance gets its share within the second, and the
+second makes at most slices + instances - 1 batches instead of one per
+instance per slice; a slice within one large share reaches one instance. */
+TEST(SliceOfPlan, FewerBatchesSameShares) {
+  const std::vector<uint64_t> weights{40, 0, 900, 35, 10, 0, 600, 15};
+  const size_t n = weights.size();
+  const uint64_t target = 2000;
+  const auto plan = split(target, weights);
+  Slicer s;
+  std::vector<uint64_t> got(n, 0);
+  size_t batches = 0;
+  auto take = [&](uint64_t pages) {
+    std::vector<uint64_t> out(n);
+    buf_flush_pace::slice_of_plan(s.offset(), pages, plan.data(), n,
+                                  out.data());
+    EXPECT_EQ(sum_of(out), pages);
+    size_t reached = 0;
+    for (size_t i = 0; i < n; i++) {
+      got[i] += out[i];
+      if (out[i] > 0) reached++;
+    }
+    EXPECT_GE(reached, 1u);
+    /* Instance 2's share, pages 51-1,172 of the line, holds slices 1-4
+       (pages 200-999) whole. */
+    if (s.offset() >= 200 && s.offset() + pages <= 1000) {
+      EXPECT_EQ(reached, 1u) << "slice at offset " << s.offset();
+    }
+    batches += reached;
+  };
+  take(s.first(target, 0.0));
+  ASSERT_EQ(s.count(), buf_flush_pace::MAX_SLICES);
+  for (unsigned i = 1; i < s.count(); ++i) take(s.next(s.due()));
+  EXPECT_EQ(got, plan) << "each instance flushes its share of the second";
+  EXPECT_LE(batches, s.count() + n - 1);
+  EXPECT_LT(batches, s.count() * n / 4);
+}
+
+TEST(SliceOfPlan, OneInstanceTakesEverySlice) {
+  const std::vector<uint64_t> plan{1000};
+  Slicer s;
+  uint64_t pages = s.first(1000, 0.0);
+  uint64_t out = 0;
+  buf_flush_pace::slice_of_plan(s.offset(), pages, plan.data(), 1, &out);
+  EXPECT_EQ(out, pages);
+  pages = s.next(s.due());
+  buf_flush_pace::slice_of_plan(s.offset(), pages, plan.data(), 1, &out);
+  EXPECT_EQ(out, pages);
+}
+
+TEST(SliceOfPlan, PagesPastThePlanGoToTheLastInstance) {
+  const std::vector<uint64_t> plan{10, 10};
+  std::vector<uint64_t> out(2);
+  buf_flush_pace::slice_of_plan(15, 10, plan.data(), 2, out.data());
+  EXPECT_EQ(out, (std::vector<uint64_t>{0, 10}));
+}
+
+TEST(FlushPaceSlicer, OffsetIsThePagesHandedOutBefore) {
+  Slicer s;
+  EXPECT_EQ(s.first(500, 1.0), 500u - 6 * (500 / 7));
+  EXPECT_EQ(s.offset(), 0u);
+  uint64_t handed = 500 - 6 * (500 / 7);
+  for (unsigned i = 1; i < s.count(); ++i) {
+    const uint64_t pages = s.next(s.due());
+    EXPECT_EQ(s.offset(), handed);
+    handed += pages;
+  }
+  EXPECT_EQ(handed, 500u);
+}

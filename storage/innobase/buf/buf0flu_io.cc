@@ -78,6 +78,11 @@ struct Pace_state {
   ulint iter_beyond{0};
   /** The second's target, cut in slices spread over the second. */
   buf_flush_pace::Slicer slicer;
+  /** The requests of the round are slices of the iteration's target,
+  taken from slice_plan (buf_flush_pace::slice_of_plan()). */
+  bool sliced{false};
+  /** Per buffer pool instance, its share of the sliced target. */
+  uint64_t slice_plan[MAX_BUFFER_POOLS];
   /** When the coordinator wakes up within its second. */
   buf_flush_pace::Wakeup wakeup;
   /** Block devices, resolved when pacing is first turned on. */
@@ -234,6 +239,7 @@ void stop() {
   os_write_stats::set_enabled(false);
   pace.controller.reset();
   pace.slicer = buf_flush_pace::Slicer();
+  pace.sliced = false;
   lru_depth.store(0);
   status.updated.store(false);
   MONITOR_SET(MONITOR_FLUSH_PACE_BUDGET, 0);
@@ -384,6 +390,8 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   pace.iter_target = n_pages;
   pace.iter_list = 0;
   pace.iter_beyond = 0;
+  /* A new iteration: its whole target is split by age until it is cut. */
+  pace.sliced = false;
   if (!srv_adaptive_flushing_device_pacing) {
     if (pace.on) stop();
     return n_pages;
@@ -409,6 +417,15 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   return pace.iter_target;
 }
 
+/** Per buffer pool instance, pages at or before the target LSN of the
+last round that counted them. Page cleaner coordinator only. */
+static uint64_t age_weights[MAX_BUFFER_POOLS];
+
+/** @return buffer pool instances the page cleaner requests pages from */
+static size_t instances() {
+  return std::min<size_t>(srv_buf_pool_instances, MAX_BUFFER_POOLS);
+}
+
 ulint buf_flush_pace_slice_first(ulint n_pages) {
   if (!pace.on) return n_pages;
   /* Upstream's own target is cut too: sent at once, it is one long
@@ -416,11 +433,17 @@ ulint buf_flush_pace_slice_first(ulint n_pages) {
   B, 2026-11-26: with the LRU batches spread and upstream's target of
   ~800 pages sent at once, TPS alternated between ~300 and ~600 and some
   seconds completed no flush at all, most likely that round; with it
-  sliced the line was flat). Its slices are equal shares per instance. */
+  sliced the line was flat). A slice flushes from the instances whose
+  shares of the second it overlaps: buf_flush_pace_split(). */
   const bool ours = n_pages == pace.iter_target;
   const auto first =
       pace.slicer.first(ours ? n_pages : 0, seconds(Clock::now()));
   status.slices.store(pace.slicer.count());
+  pace.sliced = pace.slicer.count() > 1;
+  if (pace.sliced) {
+    buf_flush_pace::split_by_age(n_pages, age_weights, instances(),
+                                 pace.slice_plan);
+  }
   return ours ? static_cast<ulint>(first) : n_pages;
 }
 
@@ -471,19 +494,20 @@ ulint buf_flush_pace_lru_batch() {
   return static_cast<ulint>(buf_flush_pace::lru_batch(d));
 }
 
-/** Per buffer pool instance, pages at or before the target LSN of the
-last round that counted them. Page cleaner coordinator only. */
-static uint64_t age_weights[MAX_BUFFER_POOLS];
-
 void buf_flush_pace_note_age(ulint instance, ulint pages) {
   ut_ad(instance < MAX_BUFFER_POOLS);
   age_weights[instance] = pages;
 }
 
 void buf_flush_pace_split(ulint n_pages, ulint *requests) {
-  const size_t n = std::min<size_t>(srv_buf_pool_instances, MAX_BUFFER_POOLS);
+  const size_t n = instances();
   uint64_t out[MAX_BUFFER_POOLS];
-  buf_flush_pace::split_by_age(n_pages, age_weights, n, out);
+  if (pace.sliced) {
+    buf_flush_pace::slice_of_plan(pace.slicer.offset(), n_pages,
+                                  pace.slice_plan, n, out);
+  } else {
+    buf_flush_pace::split_by_age(n_pages, age_weights, n, out);
+  }
   for (size_t i = 0; i < n; i++) requests[i] = static_cast<ulint>(out[i]);
 }
 

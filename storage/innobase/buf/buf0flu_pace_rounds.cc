@@ -56,13 +56,16 @@ uint64_t Slicer::first(uint64_t n_pages, double now_s) {
       std::clamp<uint64_t>(n_pages / SLICE_MIN_PAGES, 1, MAX_SLICES));
   m_per_slice = n_pages / m_count;
   m_next = 1;
+  m_offset = 0;
   /* The first slice takes the remainder of the division. */
-  return n_pages - m_per_slice * (m_count - 1);
+  m_first = n_pages - m_per_slice * (m_count - 1);
+  return m_first;
 }
 
 uint64_t Slicer::next(double now_s) {
   /* A sleep ends up to a clock tick early: a millisecond early is due. */
   if (m_next >= m_count || now_s + 0.001 < due()) return 0;
+  m_offset = m_first + m_per_slice * (m_next - 1);
   m_next++;
   return m_per_slice;
 }
@@ -128,6 +131,22 @@ void split_by_age(uint64_t total, const uint64_t *weights, size_t n,
     out[best]++;
     prev = best;
   }
+}
+
+void slice_of_plan(uint64_t offset, uint64_t n_pages, const uint64_t *plan,
+                   size_t n, uint64_t *out) {
+  const uint64_t end = offset + n_pages;
+  uint64_t start_i = 0;
+  uint64_t given = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t end_i = start_i + plan[i];
+    const uint64_t from = std::max(start_i, offset);
+    const uint64_t to = std::min(end_i, end);
+    out[i] = to > from ? to - from : 0;
+    given += out[i];
+    start_i = end_i;
+  }
+  out[n - 1] += n_pages - given;
 }
 
 }  // namespace buf_flush_pace

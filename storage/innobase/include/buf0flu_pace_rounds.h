@@ -69,6 +69,30 @@ split evenly.
 void split_by_age(uint64_t total, const uint64_t *weights, size_t n,
                   uint64_t *out);
 
+/** Which buffer pool instances flush one slice of a second's target, and
+how many pages each.
+
+Splitting every slice over every instance makes slices x instances
+flush-list batches a second (80 at 10 slices and 8 instances), each with
+its own doublewrite write and sync, each a few pages. Instead the
+second's shares (split_by_age() of the second's target) are laid end to
+end in instance order, and each slice takes the next n_pages of that
+line: a slice reaches only the instances whose shares it overlaps, the
+second makes at most slices + instances - 1 batches, every instance still
+flushes its share within the second, and a slice is as large as before,
+so the burst that commit writes queue behind is the same.
+@param[in]  offset   where the slice starts on the line: pages of the
+                     second's target handed out before it
+@param[in]  n_pages  pages in the slice
+@param[in]  plan     per instance, its share of the second's target
+@param[in]  n        instances (>= 1)
+@param[out] out      per instance, pages to flush for the slice (0 for
+                     the instances it does not reach); they add up to
+                     n_pages, pages past the end of the line going to
+                     the last instance */
+void slice_of_plan(uint64_t offset, uint64_t n_pages, const uint64_t *plan,
+                   size_t n, uint64_t *out);
+
 /** Fewest pages in one slice of a second's flush target. */
 constexpr uint64_t SLICE_MIN_PAGES = 64;
 /** Most slices per second. Ten, not as many as LRU rounds: a slice's
@@ -152,9 +176,16 @@ class Slicer {
   /** @return slices the last target was cut into (1: not cut) */
   unsigned count() const { return m_count; }
 
+  /** @return pages of the target handed out before the slice last
+  returned by first() or next() */
+  uint64_t offset() const { return m_offset; }
+
  private:
   double m_start{0};
   uint64_t m_per_slice{0};
+  /** Pages of the first slice (it takes the remainder). */
+  uint64_t m_first{0};
+  uint64_t m_offset{0};
   unsigned m_count{1};
   /** Index of the next slice (m_count: none left). */
   unsigned m_next{1};
