@@ -37,10 +37,13 @@ METRICS = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest
            # Steady's device-paced flushing (enabled at startup; absent elsewhere)
            "buffer_flush_pace_budget", "buffer_flush_pace_capability",
            "buffer_flush_pace_write_latency_us", "buffer_flush_pace_pressure_ckpt_pct",
-           "buffer_flush_pace_pressure_dirty_pct", "buffer_flush_pace_lru_depth"]
+           "buffer_flush_pace_pressure_dirty_pct", "buffer_flush_pace_lru_depth",
+           "buffer_flush_pace_baseline_latency_us",
+           # every checkpoint written (upstream's periodic ones and those pacing asks for)
+           "log_checkpoints"]
 ENABLE = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest_approx", "log_max_modified_age_%", "log_on_file_space_%", "buffer_flush_sync%",
           "buffer_LRU_get_free_waits", "buffer_LRU_single_flush%", "buffer_LRU_batch_flush%",
-          "buffer_flush_pace%"]
+          "buffer_flush_pace%", "log_checkpoints"]
 # Status variables the cause columns need (beside lab.collect's).
 STATUS = ["Innodb_buffer_pool_wait_free", "Innodb_buffer_pool_pages_free"]
 PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status names
@@ -49,7 +52,7 @@ PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status
 COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
            "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
            "free_pages", "oldest_async_pct", "pace_budget", "pace_capability", "pace_write_lat_us",
-           "pace_p_ckpt", "pace_p_dirty", "pace_lru_depth"]
+           "pace_p_ckpt", "pace_p_dirty", "pace_lru_depth", "pace_baseline_us", "checkpoints_ps"]
 
 # Gauges copied as they are: column -> INNODB_METRICS row in a round.
 LEVELS = {"pace_budget": PREFIX + "buffer_flush_pace_budget",
@@ -57,7 +60,8 @@ LEVELS = {"pace_budget": PREFIX + "buffer_flush_pace_budget",
           "pace_write_lat_us": PREFIX + "buffer_flush_pace_write_latency_us",
           "pace_p_ckpt": PREFIX + "buffer_flush_pace_pressure_ckpt_pct",
           "pace_p_dirty": PREFIX + "buffer_flush_pace_pressure_dirty_pct",
-          "pace_lru_depth": PREFIX + "buffer_flush_pace_lru_depth"}
+          "pace_lru_depth": PREFIX + "buffer_flush_pace_lru_depth",
+          "pace_baseline_us": PREFIX + "buffer_flush_pace_baseline_latency_us"}
 
 # Counters turned into per-second rates: column -> counter in a round.
 RATES = {"redo_space_waits_ps": PREFIX + "log_on_file_space_waits",
@@ -66,7 +70,8 @@ RATES = {"redo_space_waits_ps": PREFIX + "log_on_file_space_waits",
          "free_waits_ps": PREFIX + "buffer_lru_get_free_waits",
          "single_flushes_ps": PREFIX + "buffer_lru_single_flush_num_scan",
          "lru_flush_pages_ps": PREFIX + "buffer_lru_batch_flush_total_pages",
-         "wait_free_ps": "innodb_buffer_pool_wait_free"}
+         "wait_free_ps": "innodb_buffer_pool_wait_free",
+         "checkpoints_ps": PREFIX + "log_checkpoints"}
 
 
 def enable_sql():

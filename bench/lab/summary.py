@@ -37,10 +37,13 @@ PER_SECOND_COLUMNS = [
     "free_pages", "oldest_async_pct",
     # Steady's device-paced flushing: budget and capability (pages/s), page
     # write latency (us), checkpoint-age and dirty-page pressure (0-100) and
-    # the LRU depth (free pages per instance) as the controller saw them
-    # (blank elsewhere)
+    # the LRU depth (free pages per instance) as the controller saw them,
+    # and the baseline latency its limit is set from (blank elsewhere)
     "pace_budget", "pace_capability", "pace_write_lat_us", "pace_p_ckpt",
-    "pace_p_dirty", "pace_lru_depth",
+    "pace_p_dirty", "pace_lru_depth", "pace_baseline_us",
+    # checkpoints written a second (INNODB_METRICS log_checkpoints; blank
+    # for MariaDB)
+    "checkpoints_ps",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
     # bulk_load: the loader step (create, prealloc, load) overlapping the second

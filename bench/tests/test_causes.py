@@ -45,11 +45,12 @@ class Columns(unittest.TestCase):
     def test_pacing_levels_where_the_server_has_them(self):
         cur = rnd(m_buffer_flush_pace_budget=1850, m_buffer_flush_pace_capability=2400,
                   m_buffer_flush_pace_write_latency_us=310, m_buffer_flush_pace_pressure_ckpt_pct=42,
-                  m_buffer_flush_pace_pressure_dirty_pct=12, m_buffer_flush_pace_lru_depth=1126)
+                  m_buffer_flush_pace_pressure_dirty_pct=12, m_buffer_flush_pace_lru_depth=1126,
+                  m_buffer_flush_pace_baseline_latency_us=180)
         out = X.columns(None, cur, 0)
         self.assertEqual((out["pace_budget"], out["pace_capability"], out["pace_write_lat_us"], out["pace_p_ckpt"],
-                          out["pace_p_dirty"], out["pace_lru_depth"]),
-                         ("1850", "2400", "310", "42", "12", "1126"))
+                          out["pace_p_dirty"], out["pace_lru_depth"], out["pace_baseline_us"]),
+                         ("1850", "2400", "310", "42", "12", "1126", "180"))
         self.assertNotIn("pace_budget", X.columns(None, rnd(), 0))   # vanilla: blank
 
     def test_status_age_when_the_metric_is_off(self):
@@ -71,6 +72,13 @@ class Columns(unittest.TestCase):
                                "sync_flush_pages_ps": "2000.0",
                                "free_waits_ps": "4.0", "single_flushes_ps": "0.0",
                                "lru_flush_pages_ps": "1000.0", "wait_free_ps": "2.0", "free_pages": "0"})
+
+    def test_checkpoints_a_second(self):
+        out = X.columns(rnd(m_log_checkpoints=40), rnd(m_log_checkpoints=43), 1.5)
+        self.assertEqual(out["checkpoints_ps"], "2.0")
+        self.assertNotIn("checkpoints_ps", X.columns(rnd(), rnd(), 1.0))   # MariaDB: blank
+        self.assertIn("log_checkpoints", X.METRICS)
+        self.assertIn("SET GLOBAL innodb_monitor_enable = 'log_checkpoints'", X.enable_sql())
 
     def test_a_counter_reset_is_not_a_negative_rate(self):
         out = X.columns(rnd(m_buffer_flush_sync_waits=50), rnd(m_buffer_flush_sync_waits=0), 1.0)

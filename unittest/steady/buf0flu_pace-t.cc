@@ -584,9 +584,15 @@ TEST(FlushPaceCheckpoint, WantedOnlyPastTheTargetAndWorthIt) {
   /* Limit 1200, 20 a second of redo: asked for from 1160 on. */
   EXPECT_FALSE(checkpoint_wanted(1159, at, 20, 1200, mark, sync));
   EXPECT_TRUE(checkpoint_wanted(1160, at, 20, 1200, mark, sync));
+  /* The target leaves AGE_ROOM_S (2) seconds of redo below the sync mark,
+  but is never below the async mark. */
+  EXPECT_EQ(buf_flush_pace::age_target(mark, sync, 20), 1050);
+  EXPECT_EQ(buf_flush_pace::age_target(mark, sync, 40), 1020);
+  EXPECT_EQ(buf_flush_pace::age_target(mark, sync, 100), 1000);
+  EXPECT_EQ(buf_flush_pace::overrun_mark(mark, sync, 40), 1060u);
   /* Redo fast enough to fill the room in the lead: from the target on. */
-  EXPECT_TRUE(checkpoint_wanted(at, 0, 100, 1200, mark, sync));
-  EXPECT_FALSE(checkpoint_wanted(at - 1, 0, 1000, 1200, mark, sync));
+  EXPECT_TRUE(checkpoint_wanted(1000, 0, 100, 1200, mark, sync));
+  EXPECT_FALSE(checkpoint_wanted(999, 0, 1000, 1200, mark, sync));
   /* Near the limit, still worth at least CKPT_MIN_ADVANCE. */
   EXPECT_FALSE(checkpoint_wanted(1190, 1180, 20, 1200, mark, sync));
 }
@@ -1653,4 +1659,111 @@ TEST(FlushPaceSlicer, OffsetIsThePagesHandedOutBefore) {
     handed += pages;
   }
   EXPECT_EQ(handed, 500u);
+}
+
+/** Stall lab A as Steady runs it (2026-12-04): 2.2 MB of redo a second,
+the async and sync marks 71.6 and 77.1 MB (half-way between them is 1.25
+s of redo below the sync mark), ~2,000 pages a second hold the age at the
+async mark, and 9.7.2's sync-mode rounds (Engine::sync_rounds) write at
+most 2,400 pages a second, their latency six times the device's. The
+controller misses every third second and a second's flushing shows in
+the age the next second. */
+Engine lab_a_sync_rounds() {
+  Engine eng = cold_start(1, 2.2e6, 2000);
+  eng.async_mark = 71.6e6;
+  eng.sync_mark = 77.1e6;
+  eng.foreground_writes = 0;
+  eng.sync_rounds = true;
+  eng.sync_pages_ps = 1800;
+  eng.sync_latency_factor = 6;
+  return eng;
+}
+
+/* A stall of the page cleaner (here: the age set past the sync mark at
+second 150) starts upstream's sync-mode flushing, whose rounds write at
+once and back to back at six times the device's latency. The age is back
+under the sync mark within seconds and stays there, and the capability
+is not cut. */
+TEST(FlushPaceClosedLoop, LeavesSyncModeAfterAStall) {
+  const Device dev = lab_a_device();
+  const Engine eng = lab_a_sync_rounds();
+  auto stall = [](int t, Device *, Engine *e) {
+    if (t == 150) e->age = e->sync_mark * 1.01;
+  };
+  const Result upstream = run(300, dev, eng, false, stall);
+  EXPECT_GT(upstream.sync_seconds, 100) << "the simulated stall is not there";
+  const Result r = run(300, dev, eng, true, stall);
+  auto sync_seconds = [&r](size_t from, size_t to) {
+    return std::count_if(r.sync_flushed.begin() + from,
+                         r.sync_flushed.begin() + to,
+                         [](double p) { return p > 0; });
+  };
+  EXPECT_EQ(sync_seconds(0, 150), 0);
+  EXPECT_EQ(sync_seconds(160, 300), 0);
+  EXPECT_GE(min_of(r.capability, 150, 300), 0.9 * r.capability[149]);
+}
+
+/* Stall lab A's redo log is small for its load: half-way between the
+marks is 1.25 s of redo below the sync mark, less than the controller's
+update interval with its lateness. The target leaves two seconds of redo
+(AGE_ROOM_S) but stays above the async mark, so a two-second stall of the
+page cleaner (the redo of two seconds added to the age at once, three
+times) takes the age into sync-mode flushing not once; at the half-way
+target each of them did (6 sync seconds). */
+TEST(FlushPaceClosedLoop, SmallRedoLeavesRoomForAStall) {
+  const Device dev = lab_a_device();
+  Engine eng = lab_a_sync_rounds();
+  eng.sync_pages_ps = 2000;
+  const double held = 1.7e6; /* the redo a second at the settled rate */
+  auto stalls = [held](int t, Device *, Engine *e) {
+    if (t == 150 || t == 200 || t == 250) e->age += 2 * held;
+  };
+  const Result upstream = run(300, dev, eng, false, stalls);
+  EXPECT_GT(upstream.sync_seconds, 100) << "the simulated stall is not there";
+  const Result r = run(300, dev, eng, true, stalls);
+  EXPECT_EQ(std::count_if(r.sync_flushed.begin(), r.sync_flushed.end(),
+                          [](double p) { return p > 0; }),
+            0);
+  EXPECT_NEAR(mean_of(r.generated, 120, 150), held, 0.05 * held);
+  /* The target: room below the sync mark, not below the async mark. */
+  const double target = mean_of(r.age, 120, 150);
+  EXPECT_LT(target, eng.sync_mark - 2 * held);
+  EXPECT_GT(target, eng.async_mark);
+}
+
+/* An interval in which upstream's sync-mode rounds ran (800 of its 2,500
+flush-list pages) at 50 times the learned latency, with the rounds'
+writes in flight at its end: their burst says nothing about the device,
+so the capability is not cut and the age follower is not held to what
+was flushed. The same interval without the sync rounds is cut. */
+TEST(FlushPaceController, SyncRoundSaysNothingAboutTheDevice) {
+  Controller ctl;
+  Observation obs;
+  const uint64_t learned = learn_quietly(&ctl, &obs);
+  ASSERT_GT(learned, 2000u);
+  obs.async_mark = 71600000;
+  obs.sync_mark = 77100000;
+  obs.lsn = 1000000000;
+  obs.lsn_age = 77000000;
+  obs.upstream = 800 + 400;
+  obs.sync_flushed = 800;
+  obs.list_flushed = 2500;
+  obs.writes = 2500;
+  obs.submitted = 2500 + 800;
+  obs.write_latency_us = 10000;
+  Controller without = ctl;
+  for (int i = 0; i < 6; ++i) {
+    obs.lsn += 2200000;
+    ctl.update(config(), obs);
+  }
+  EXPECT_GE(ctl.last().capability, learned);
+  EXPECT_GT(ctl.last().budget, obs.list_flushed) << "held to what was flushed";
+  obs.sync_flushed = 0;
+  obs.lsn -= 6 * 2200000;
+  for (int i = 0; i < 6; ++i) {
+    obs.lsn += 2200000;
+    without.update(config(), obs);
+  }
+  EXPECT_LT(without.last().capability, learned);
+  EXPECT_LE(without.last().budget, obs.list_flushed);
 }

@@ -135,13 +135,29 @@ struct Engine {
   /** The checkpoint requests are told the free-check limit (false: as
   when it is unknown, asked for from the age target on). */
   bool tell_ckpt_limit{true};
+  /** Past the sync mark, 9.7.2's sync-mode flushing (false: upstream's
+  target is then twice innodb_io_capacity_max, paced like any other):
+  rounds of up to twice innodb_io_capacity_max pages each, written at once
+  and back to back, towards buf_flush_lsn_scan_factor (3) seconds of redo
+  below the sync mark, at most sync_pages_ps a second (one round waits for
+  the last; the budget does not reach into them, see round_target()). The
+  rounds take their share of the second, the paced rounds the rest; the
+  page writes' latency in the rounds' share is sync_latency_factor times
+  the device's (the round's queue), and a second that ends in a round ends
+  with the round's writes in flight. */
+  bool sync_rounds{false};
+  double sync_pages_ps{2400};
+  double sync_latency_factor{6};
+  /** Writes submitted and not completed at the end of the last second. */
+  double in_flight{0};
   std::mt19937 rng{7};
 };
 
 /** The checkpoint age pacing holds, for the engine's marks. */
 inline double age_target(const Engine &e) {
   return buf_flush_pace::age_target(static_cast<uint64_t>(e.async_mark),
-                                    static_cast<uint64_t>(e.sync_mark));
+                                    static_cast<uint64_t>(e.sync_mark),
+                                    e.redo_rate);
 }
 
 /** Most the age may reach settled or on an approach: its transients use no
@@ -162,6 +178,8 @@ struct Result {
   std::vector<double> lru_depth;
   /** Dirty-page share at the end of each second. */
   std::vector<double> dirty_pct;
+  /** Pages flushed by sync rounds each second (Engine::sync_rounds). */
+  std::vector<double> sync_flushed;
   int sync_seconds{0};
   int async_seconds{0};
   /** Checkpoint age at the end of each second, when modelled. */
@@ -247,8 +265,23 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
       d = ctl.update(cfg, obs);
       lru_depth = d.lru_depth;
     }
-    const double up = upstream_target(cfg, eng);
-    const double target = std::max(up, static_cast<double>(d.budget));
+    /* 9.7.2's sync mode: the rounds flush towards three seconds of redo
+    below the sync mark, as fast as they complete, for their share of the
+    second. */
+    const bool in_sync = eng.sync_rounds && eng.age >= eng.sync_mark;
+    double sync_pages = 0;
+    if (in_sync) {
+      const double to = eng.sync_mark - 3 * eng.redo_rate;
+      sync_pages =
+          std::min(eng.sync_pages_ps,
+                   eng.need * (eng.age - to + eng.redo_rate) / eng.redo_rate);
+    }
+    const double sync_share = sync_pages / eng.sync_pages_ps;
+    const double up = sync_pages + (1 - sync_share) * upstream_target(cfg, eng);
+    const double target =
+        sync_pages +
+        (1 - sync_share) * std::max(upstream_target(cfg, eng),
+                                    static_cast<double>(d.budget));
 
     /* The LRU batch refills the free list once per second. */
     const double lru_target = static_cast<double>(lru_depth) * eng.instances;
@@ -262,6 +295,9 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     double lat = 0;
     const double offered = target + eng.foreground_writes + lru_writes;
     const double served = dev.serve(offered, &lat);
+    lat *= 1 + sync_share * (eng.sync_latency_factor - 1);
+    const double in_flight_before = eng.in_flight;
+    eng.in_flight = sync_share >= 1 ? 2.0 * cfg.io_capacity_max : 0;
     /* The page cleaner gets its share of what the device served. */
     const double flushed = offered > 0 ? served * target / offered : 0;
 
@@ -305,10 +341,13 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
       return static_cast<uint64_t>(now) + (spans ? before : 0);
     };
     obs.submitted = count(obs.submitted, offered);
-    obs.writes = count(obs.writes, served * dev.reported);
+    obs.writes = count(obs.writes, (served - eng.in_flight + in_flight_before) *
+                                       dev.reported);
     obs.write_latency_us = dev.reported > 0 ? lat : 0;
     obs.list_flushed = count(obs.list_flushed, flushed);
     obs.upstream = count(obs.upstream, up);
+    const double sync_flushed = offered > 0 ? served * sync_pages / offered : 0;
+    obs.sync_flushed = count(obs.sync_flushed, sync_flushed);
     obs.free_waits = count(obs.free_waits, waits);
 
     if (std::getenv("PACE_TRACE") != nullptr) {
@@ -331,6 +370,7 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     r.free_waits.push_back(static_cast<uint64_t>(waits));
     r.lru_depth.push_back(static_cast<double>(lru_depth));
     r.dirty_pct.push_back(eng.dirty_pct);
+    r.sync_flushed.push_back(sync_flushed);
   }
   return r;
 }

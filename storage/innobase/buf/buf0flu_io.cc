@@ -66,6 +66,10 @@ struct Pace_state {
   uint64_t list_flushed{0};
   /** Pages upstream asked for since the last update. */
   uint64_t upstream{0};
+  /** Of list_flushed, the pages of sync flush rounds. */
+  uint64_t sync_flushed{0};
+  /** The current iteration is a sync flush round. */
+  bool iter_sync{false};
   /** The coordinator ran a round with no server activity since the last
   update. */
   bool idle{false};
@@ -112,6 +116,10 @@ struct Pace_status {
   std::atomic<uint64_t> slices{1};
   /** Checkpoints pacing asked the log checkpointer for, since start. */
   std::atomic<uint64_t> checkpoints{0};
+  /** The checkpoint age the age follower holds and the age at which
+  upstream's sync-mode flushing starts, bytes of redo. */
+  std::atomic<uint64_t> age_target{0};
+  std::atomic<uint64_t> sync_mark{0};
   /** Pages of upstream's targets not kept below the adaptive-flushing
   low-water mark (buf_flush_pace::kept_upstream()), since start. */
   std::atomic<uint64_t> young_declined{0};
@@ -229,6 +237,7 @@ void start(Clock::time_point now) {
   pace.last_lsn = log_get_lsn(*log_sys);
   pace.list_flushed = 0;
   pace.upstream = 0;
+  pace.sync_flushed = 0;
   pace.idle = false;
   if (!pace.devices_resolved) resolve_devices();
   sample_devices(); /* the first sample only sets the baseline */
@@ -288,6 +297,7 @@ void update(Clock::time_point now) {
       os_write_stats::mean_latency_us(pace.last_writes, writes);
   obs.list_flushed = pace.list_flushed;
   obs.upstream = pace.upstream;
+  obs.sync_flushed = pace.sync_flushed;
   obs.after_idle = pace.idle;
 
   const lsn_t lsn = log_get_lsn(*log_sys);
@@ -343,6 +353,7 @@ void update(Clock::time_point now) {
   pace.last_lsn = lsn;
   pace.list_flushed = 0;
   pace.upstream = 0;
+  pace.sync_flushed = 0;
   pace.idle = false;
   lru_depth.store(static_cast<ulint>(d.lru_depth));
 
@@ -371,6 +382,8 @@ void update(Clock::time_point now) {
   status.p_dirty.store(static_cast<uint64_t>(d.p_dirty * 100));
   status.p_free.store(static_cast<uint64_t>(d.p_free * 100));
   status.lru_depth.store(d.lru_depth);
+  status.age_target.store(d.age_target);
+  status.sync_mark.store(obs.sync_mark);
   status.updated.store(true);
 
   sample_devices();
@@ -390,6 +403,7 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   pace.iter_target = n_pages;
   pace.iter_list = 0;
   pace.iter_beyond = 0;
+  pace.iter_sync = sync_flush;
   /* A new iteration: its whole target is split by age until it is cut. */
   pace.sliced = false;
   if (!srv_adaptive_flushing_device_pacing) {
@@ -469,6 +483,7 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   if (!pace.on) return;
   pace.wakeup.round(seconds(Clock::now()));
   pace.list_flushed += n_list;
+  if (pace.iter_sync) pace.sync_flushed += n_list;
   /* Pages beyond upstream's target, over all the slices of the target. */
   pace.iter_list += n_list;
   const ulint beyond = std::min(pace.iter_list, pace.iter_target) -
@@ -529,7 +544,8 @@ void buf_flush_io_print(FILE *file) {
           " checkpoint age %lu%%, dirty pages %lu%%, free pages %lu%%,"
           " LRU depth %lu, %lu flush slices per second,"
           " %lu checkpoints requested, %lu pages of upstream's targets not"
-          " kept below the adaptive flushing low-water mark\n",
+          " kept below the adaptive flushing low-water mark,"
+          " checkpoint age target %lu bytes (sync-mode flushing from %lu)\n",
           static_cast<ulong>(status.budget.load()),
           static_cast<ulong>(status.ceiling.load()),
           buf_flush_pace::ceiling_name(status.ceiling_by.load()),
@@ -542,7 +558,9 @@ void buf_flush_io_print(FILE *file) {
           static_cast<ulong>(status.lru_depth.load()),
           static_cast<ulong>(status.slices.load()),
           static_cast<ulong>(status.checkpoints.load()),
-          static_cast<ulong>(status.young_declined.load()));
+          static_cast<ulong>(status.young_declined.load()),
+          static_cast<ulong>(status.age_target.load()),
+          static_cast<ulong>(status.sync_mark.load()));
   if (devices_set.load()) {
     if (status.dev_valid.load()) {
       fprintf(file,

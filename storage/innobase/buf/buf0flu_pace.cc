@@ -126,6 +126,12 @@ to ramp (by at most RATE_UP a second) this many seconds of redo before
 the target, so that it has reached the rate that holds the age when the
 age gets there, instead of starting at upstream's and overshooting. */
 constexpr double AGE_APPROACH_S = 12;
+/** Weight of the last interval in the redo rate the age target's room
+below the sync mark is read from (age_target()): about half a minute. A
+burst of load for a few seconds moves the target little, so the follower
+does not chase a lower target while the device is busiest
+(AgeFollowerBacksOffOnALatencyCurve). */
+constexpr double ROOM_WEIGHT = 1.0 / 30;
 /** Weight of the last interval in the age the rate is set from. */
 constexpr double AGE_WEIGHT = 0.5;
 /** Largest change of the age-following rate per interval, share of what
@@ -169,17 +175,26 @@ double ckpt_pressure(uint64_t lsn_age, uint64_t async_mark,
                  (sync_mark - async_mark));
 }
 
-double age_target(uint64_t async_mark, uint64_t sync_mark) {
+double age_target(uint64_t async_mark, uint64_t sync_mark,
+                  double redo_rate) {
   if (async_mark == 0) return 0;
   const double mark = static_cast<double>(async_mark);
   if (sync_mark <= async_mark) return AGE_TARGET_NO_SYNC * mark;
-  return mark + AGE_PAST_ASYNC * static_cast<double>(sync_mark - async_mark);
+  const double half_way =
+      mark + AGE_PAST_ASYNC * static_cast<double>(sync_mark - async_mark);
+  if (!(redo_rate > 0)) return half_way;
+  const double roomy =
+      static_cast<double>(sync_mark) - AGE_ROOM_S * redo_rate;
+  return std::max(mark, std::min(half_way, roomy));
 }
 
-uint64_t overrun_mark(uint64_t async_mark, uint64_t sync_mark) {
+uint64_t overrun_mark(uint64_t async_mark, uint64_t sync_mark,
+                      double redo_rate) {
   if (sync_mark <= async_mark) return async_mark;
   return static_cast<uint64_t>(
-      (age_target(async_mark, sync_mark) + static_cast<double>(sync_mark)) / 2);
+      (age_target(async_mark, sync_mark, redo_rate) +
+       static_cast<double>(sync_mark)) /
+      2);
 }
 
 bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, double redo_rate,
@@ -187,7 +202,8 @@ bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, double redo_rate,
                        uint64_t sync_mark) {
   if (async_mark == 0) return false;
   const double mark = static_cast<double>(async_mark);
-  const double target = age_target(async_mark, sync_mark);
+  const double target =
+      age_target(async_mark, sync_mark, std::max(0.0, redo_rate));
   const double ask_at =
       ckpt_limit == 0
           ? target
@@ -302,6 +318,18 @@ void Controller::learn(const Config &cfg, const Observation &obs) {
   m_last.latency_us = measured ? obs.write_latency_us : 0;
   m_last.backing_off = false;
   m_latency_over = false;
+  if (obs.sync_flushed > 0) {
+    /* Upstream's sync-mode rounds write their whole target at once and
+    follow each other without a pause: the interval's latency and its
+    writes in flight are that burst's queue, several times what the same
+    device shows under pacing's slices (stall lab A: 7-13 ms against 1-2
+    ms). Read as the device's, they cut the capability and held the age
+    follower at what was flushed, and the age stayed at the sync mark
+    (SyncRoundSaysNothingAboutTheDevice). */
+    m_queued = false;
+    m_behind = false;
+    return;
+  }
   if (!measured) return;
 
   /* Decisions use a smoothed latency: one second's mean swings by several
@@ -387,6 +415,7 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
     m_samples = 0;
     m_ckpt_rate = 0;
     m_age = 0;
+    m_redo_rate = 0;
   }
   if (!known) return;
   const double age = static_cast<double>(obs.lsn_age);
@@ -410,6 +439,9 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
     seconds += s.interval_s;
   }
   const double generated = (obs.lsn - oldest.lsn) / seconds;
+  m_redo_rate = m_redo_rate == 0
+                    ? generated
+                    : m_redo_rate + (generated - m_redo_rate) * ROOM_WEIGHT;
   /* The rate is a flush-list rate, so it is set from flush-list pages
   only: the LRU batches' pages advance the checkpoint little (they are
   the pool's least recently used, not its oldest modifications). */
@@ -419,7 +451,8 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
       std::max(static_cast<double>(cfg.io_capacity), list_rate);
   const double per_page =
       pages > 0 ? advanced / (pages / seconds) : 0; /* 0: advanced nothing */
-  const double target = age_target(obs.async_mark, obs.sync_mark);
+  const double target =
+      age_target(obs.async_mark, obs.sync_mark, m_redo_rate);
   const bool below = m_age < target;
   /* Below half the target the approach reads the lower of the window's
   redo rate and the last interval's (exact: LSNs are not noisy): after a
@@ -437,7 +470,8 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   step is seen at once. */
   const bool overrun =
       obs.sync_mark > obs.async_mark &&
-      m_age > static_cast<double>(overrun_mark(obs.async_mark, obs.sync_mark));
+      m_age > static_cast<double>(
+                  overrun_mark(obs.async_mark, obs.sync_mark, m_redo_rate));
   const double redo_rate =
       young ? std::min(generated, generated_now)
             : (overrun ? std::max(generated, generated_now) : generated);
@@ -551,7 +585,10 @@ const Decision &Controller::update(const Config &cfg, const Observation &obs) {
   age-following rate and is reported; the rate itself speaks for the
   checkpoint age. */
   const double p_overrun = ckpt_pressure(
-      obs.lsn_age, overrun_mark(obs.async_mark, obs.sync_mark), obs.sync_mark);
+      obs.lsn_age, overrun_mark(obs.async_mark, obs.sync_mark, m_redo_rate),
+      obs.sync_mark);
+  m_last.age_target = static_cast<uint64_t>(
+      age_target(obs.async_mark, obs.sync_mark, m_redo_rate));
   m_last.p_ckpt = std::max(p_overrun, clamp01(m_ckpt_rate / scale));
   const double dirty = obs.dirty_pct > 0 ? obs.dirty_pct : 0; /* NaN: 0 */
   m_dirty_pct = m_dirty_pct < 0

@@ -37,7 +37,10 @@ Free Software Foundation.
    estimate (the estimate said as much). Between the limit and three
    times it, with the queue not growing, it holds: a shared device's
    latency is noisy, and a busier device is slower without being
-   saturated.
+   saturated. An interval in which upstream's sync-mode flushing ran
+   says nothing about the latency or the queue
+   (Observation::sync_flushed): no cut, no baseline, no hold or queue
+   clamp of the age follower.
  - Write queue: writes submitted and not completed, counted, bounded by
    the writes in flight that the completions' rate and latency imply
    (Little's law), and unknown until a completion is reported, so that
@@ -46,7 +49,9 @@ Free Software Foundation.
  - Checkpoint age: a flush-list rate that holds the age half-way between
    the async and the sync mark (age_target()), so that pages take as many
    changes as they can before they are written (the fewest page writes
-   per commit) and the sync mark is never reached. Each interval it
+   per commit) and the sync mark is never reached; at least two
+   seconds of redo below the sync mark where the redo log is small, but
+   not below the async mark. Each interval it
    measures how far the checkpoint advanced per flush-list page over the
    last seven intervals (redo generated minus the change of the age, over
    the pages flushed; LRU pages are chosen by recency, not age, and do not
@@ -123,6 +128,21 @@ Upstream's sync mark is only ~8% of the async mark above it
 capacity, both less the free-check margin). */
 constexpr double AGE_PAST_ASYNC = 0.5;
 
+/** Least room the age target leaves below the sync mark, in seconds of
+redo generation, but never below the async mark. Half the way between
+the marks is 3% of the redo capacity: with innodb_redo_log_capacity at its
+100 MB default that is about a second of a durable OLTP load's redo (stall
+lab A: 2.75 MB at 2.2 MB/s), less than one update interval of the
+controller (1-1.5 s). A deficit of one interval (a burst that slows the
+page writes, an update that comes late) then takes the age into sync-mode
+flushing, whose back-to-back rounds hold it there at the sync mark. Two
+seconds are more than one interval of the controller with its lateness;
+each second more costs page writes on a device near its limit (three
+seconds fail AgeFollowerBacksOffOnALatencyCurve's latency bound). Not below the async mark: there upstream's own flushing turns
+aggressive, and a younger target costs page writes (a page flushed
+younger has taken fewer changes). */
+constexpr double AGE_ROOM_S = 2.0;
+
 /** Age target, share of the async mark, when the sync mark is not above
 it (unknown). */
 constexpr double AGE_TARGET_NO_SYNC = 0.95;
@@ -130,10 +150,14 @@ constexpr double AGE_TARGET_NO_SYNC = 0.95;
 /** The checkpoint age the flush rate holds.
 @param[in]  async_mark  as in Observation (0: unknown)
 @param[in]  sync_mark   as in Observation
+@param[in]  redo_rate   redo generated per second, LSN (0: unknown, no
+                        room rule)
 @return async_mark + AGE_PAST_ASYNC x (sync_mark - async_mark), or
 AGE_TARGET_NO_SYNC x async_mark if the sync mark is not above the async
+mark; at most sync_mark - AGE_ROOM_S x redo_rate, but not below the async
 mark; 0 if the async mark is unknown */
-double age_target(uint64_t async_mark, uint64_t sync_mark);
+double age_target(uint64_t async_mark, uint64_t sync_mark,
+                  double redo_rate = 0);
 
 /** Settings, read at every iteration (all of them are dynamic). */
 struct Config {
@@ -172,6 +196,11 @@ struct Observation {
   /** Pages upstream's own flushing asked for in the interval (sync flush
   rounds included): flushing up to this much is not pacing's doing. */
   uint64_t upstream{0};
+  /** Pages flushed by upstream's sync-mode rounds in the interval. Such a
+  round writes its whole target (up to twice innodb_io_capacity_max) at
+  once, and the rounds follow each other without a pause: the interval's
+  latency is that burst's, not the device's under pacing. */
+  uint64_t sync_flushed{0};
   /** Current LSN (0: unknown). */
   uint64_t lsn{0};
   /** Current LSN minus the oldest modification in the buffer pool. */
@@ -250,6 +279,9 @@ struct Decision {
   double pressure{0};
   /** Free pages the LRU batch keeps per instance. */
   uint64_t lru_depth{0};
+  /** The checkpoint age the age-following rate holds (age_target() at
+  the redo rate of the controller's window), LSN; 0 while unknown. */
+  uint64_t age_target{0};
   /** True while latency is above the limit and the capability is being
   cut. */
   bool backing_off{false};
@@ -269,8 +301,10 @@ from 0): half-way from the age target to the sync mark (the async mark if
 the sync mark is not above it). Up to there the age is where pacing put
 it, and the device's response to that flushing teaches the capability
 estimate; past it the age overran its target and upstream would flush as
-much (in sync mode) whatever the device says. */
-uint64_t overrun_mark(uint64_t async_mark, uint64_t sync_mark);
+much (in sync mode) whatever the device says.
+@param[in]  redo_rate  as in age_target() */
+uint64_t overrun_mark(uint64_t async_mark, uint64_t sync_mark,
+                      double redo_rate = 0);
 
 /** Least advance a requested checkpoint must make, share of the async
 mark: a checkpoint writes the redo header and first syncs the data files,
@@ -489,6 +523,10 @@ class Controller {
   unsigned m_samples{0};
   /** Checkpoint age, smoothed (0: not measured). */
   double m_age{0};
+  /** Redo generated per second, smoothed over about half a minute (0: not
+  measured), for
+  the age target's room below the sync mark (age_target()). */
+  double m_redo_rate{0};
 };
 
 }  // namespace buf_flush_pace
