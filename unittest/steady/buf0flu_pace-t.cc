@@ -1746,24 +1746,24 @@ TEST(FlushPaceController, SyncRoundSaysNothingAboutTheDevice) {
   obs.lsn = 1000000000;
   obs.lsn_age = 77000000;
   obs.upstream = 800 + 400;
-  obs.sync_flushed = 800;
   obs.list_flushed = 2500;
   obs.writes = 2500;
   obs.submitted = 2500 + 800;
   obs.write_latency_us = 10000;
-  Controller without = ctl;
-  for (int i = 0; i < 6; ++i) {
-    obs.lsn += 2200000;
-    ctl.update(config(), obs);
-  }
-  EXPECT_GE(ctl.last().capability, learned);
-  EXPECT_GT(ctl.last().budget, obs.list_flushed) << "held to what was flushed";
-  obs.sync_flushed = 0;
-  obs.lsn -= 6 * 2200000;
-  for (int i = 0; i < 6; ++i) {
-    obs.lsn += 2200000;
-    without.update(config(), obs);
-  }
-  EXPECT_LT(without.last().capability, learned);
-  EXPECT_LE(without.last().budget, obs.list_flushed);
+  /* Six intervals of 2.2 MB of redo each, from the same LSN. */
+  auto six = [obs](Controller c, uint64_t sync_flushed) {
+    Observation o = obs;
+    o.sync_flushed = sync_flushed;
+    for (int i = 0; i < 6; ++i) {
+      o.lsn += 2200000;
+      c.update(config(), o);
+    }
+    return c.last();
+  };
+  const Decision with_sync = six(ctl, 800);
+  EXPECT_GE(with_sync.capability, learned);
+  EXPECT_GT(with_sync.budget, obs.list_flushed) << "held to what was flushed";
+  const Decision paced = six(ctl, 0);
+  EXPECT_LT(paced.capability, learned);
+  EXPECT_LE(paced.budget, obs.list_flushed);
 }
