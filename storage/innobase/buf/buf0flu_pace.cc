@@ -183,8 +183,7 @@ double age_target(uint64_t async_mark, uint64_t sync_mark,
   const double half_way =
       mark + AGE_PAST_ASYNC * static_cast<double>(sync_mark - async_mark);
   if (!(redo_rate > 0)) return half_way;
-  const double roomy =
-      static_cast<double>(sync_mark) - AGE_ROOM_S * redo_rate;
+  const double roomy = static_cast<double>(sync_mark) - AGE_ROOM_S * redo_rate;
   return std::max(mark, std::min(half_way, roomy));
 }
 

@@ -138,9 +138,10 @@ page writes, an update that comes late) then takes the age into sync-mode
 flushing, whose back-to-back rounds hold it there at the sync mark. Two
 seconds are more than one interval of the controller with its lateness;
 each second more costs page writes on a device near its limit (three
-seconds fail AgeFollowerBacksOffOnALatencyCurve's latency bound). Not below the async mark: there upstream's own flushing turns
-aggressive, and a younger target costs page writes (a page flushed
-younger has taken fewer changes). */
+seconds fail AgeFollowerBacksOffOnALatencyCurve's latency bound). Not
+below the async mark: there upstream's own flushing turns aggressive,
+and a younger target costs page writes (a page flushed younger has taken
+fewer changes). */
 constexpr double AGE_ROOM_S = 2.0;
 
 /** Age target, share of the async mark, when the sync mark is not above
@@ -280,7 +281,8 @@ struct Decision {
   /** Free pages the LRU batch keeps per instance. */
   uint64_t lru_depth{0};
   /** The checkpoint age the age-following rate holds (age_target() at
-  the redo rate of the controller's window), LSN; 0 while unknown. */
+  the redo rate smoothed over about half a minute), LSN; 0 while
+  unknown. */
   uint64_t age_target{0};
   /** True while latency is above the limit and the capability is being
   cut. */
@@ -524,8 +526,8 @@ class Controller {
   /** Checkpoint age, smoothed (0: not measured). */
   double m_age{0};
   /** Redo generated per second, smoothed over about half a minute (0: not
-  measured), for
-  the age target's room below the sync mark (age_target()). */
+  measured), for the age target's room below the sync mark
+  (age_target()). */
   double m_redo_rate{0};
 };
 
