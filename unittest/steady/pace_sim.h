@@ -125,8 +125,12 @@ struct Engine {
   modification) every this many seconds; 0: the checkpoint is not
   modelled. */
   int ckpt_every{0};
-  /** Also one whenever checkpoint_wanted() says so (pacing's request). */
+  /** Also one whenever checkpoint_wanted() says so (pacing's request),
+  asked at the controller's updates only... */
   bool request_ckpt{false};
+  /** ...and written this many seconds after it is asked for (the log
+  checkpointer syncs the data files first; 0: at once). */
+  int ckpt_delay{0};
   /** LSN of the last checkpoint. */
   double ckpt_lsn{0};
   /** Checkpoint age at which user threads wait for redo space (upstream's
@@ -221,29 +225,35 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
   obs.instances = eng.instances;
   uint64_t lru_depth = cfg.lru_scan_depth;
   eng.ckpt_lsn = eng.lsn - eng.age;
+  /* Second at which pacing's requested checkpoint is written (-1: none
+  pending). */
+  int ckpt_due = -1;
   for (int t = 0; t < seconds; ++t) {
     change(t, &dev, &eng);
+    const bool skipped =
+        eng.skip_update_every > 0 && t % eng.skip_update_every == 0;
 
     /* The checkpointer: upstream's periodic one, and pacing's request. */
     if (eng.ckpt_every > 0) {
       const auto ckpt_age = static_cast<uint64_t>(eng.lsn - eng.ckpt_lsn);
       const bool asked =
-          with_controller && eng.request_ckpt &&
+          with_controller && eng.request_ckpt && !skipped &&
           buf_flush_pace::checkpoint_wanted(
               ckpt_age, static_cast<uint64_t>(eng.age), eng.redo_rate,
               eng.tell_ckpt_limit ? static_cast<uint64_t>(eng.free_check) : 0,
               static_cast<uint64_t>(eng.async_mark),
               static_cast<uint64_t>(eng.sync_mark));
-      if (asked || t % eng.ckpt_every == 0) {
+      if (asked && ckpt_due < 0) ckpt_due = t + eng.ckpt_delay;
+      const bool due = ckpt_due >= 0 && t >= ckpt_due;
+      if (due || t % eng.ckpt_every == 0) {
         eng.ckpt_lsn = eng.lsn - eng.age;
         r.checkpoints++;
+        ckpt_due = -1;
       }
     }
 
     /* The controller decides from the last interval. */
     Decision d = ctl.last();
-    const bool skipped =
-        eng.skip_update_every > 0 && t % eng.skip_update_every == 0;
     if (with_controller && !skipped) {
       obs.lsn = static_cast<uint64_t>(eng.lsn);
       double seen = eng.age;

@@ -134,16 +134,19 @@ does not chase a lower target while the device is busiest
 constexpr double ROOM_WEIGHT = 1.0 / 30;
 /** Weight of the last interval in the age the rate is set from. */
 constexpr double AGE_WEIGHT = 0.5;
-/** Largest change of the age-following rate per interval, share of what
-was flushed. On the approach after a cold start the pages dirtied first,
-at the highest rate, are the oldest, so the rate that holds a young age
-is far above the settled one: a faster rise overshoots the settled rate
-and takes throughput from the transactions for a few seconds
-(ApproachAfterAColdStartTakesNoDip); a slower one lets the age run past
-the async mark. */
-constexpr double RATE_UP = 0.2;
+/** Largest change of the age-following rate a second, share of what was
+flushed, compounded over the interval: the coordinator's updates come
+every 1-2 s, and a step per update would halve the ramp when they come
+two seconds apart, letting the age run past its target into a catch-up
+(ApproachKeepsItsPaceWithUpdatesTwoSecondsApart). On the approach after
+a cold start the pages dirtied first, at the highest rate, are the
+oldest, so the rate that holds a young age is far above the settled one:
+a faster rise overshoots the settled rate and takes throughput from the
+transactions for a few seconds (ApproachAfterAColdStartTakesNoDip); a
+slower one lets the age run past its target. */
+constexpr double RATE_UP = 0.14;
 constexpr double RATE_DOWN = 0.2;
-/** Largest rise of the rate per interval once the age is past
+/** Largest rise of the rate a second once the age is past
 overrun_mark(): under two seconds of redo from the sync mark at a doubled
 load, where upstream flushes as fast as the device takes anyway; at
 RATE_UP a load step holds the age at the sync mark twice as long
@@ -217,13 +220,17 @@ bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, double redo_rate,
 
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
                  double age, double target, double horizon_s, double step_from,
-                 double rate_up) {
+                 double rate_up, double interval_s) {
   /* Checkpoint advance (LSN per second) wanted: all the redo generated,
   plus or minus the gap to the target spread over the horizon. */
   const double want = generated + (age - target) / horizon_s;
   if (!(want > 0)) return 0;
-  const double lo = flushed * (1 - RATE_DOWN);
-  const double hi = std::max(flushed, step_from) * (1 + rate_up);
+  /* The bounds are per second: the coordinator's updates come every
+  1-2 s, and bounded per update a 2-s interval would halve the ramp. */
+  const double seconds = std::clamp(interval_s, 1.0, IDLE_GAP_S);
+  const double lo = flushed * std::pow(1 - RATE_DOWN, seconds);
+  const double hi =
+      std::max(flushed, step_from) * std::pow(1 + rate_up, seconds);
   if (!(lsn_per_page > 0)) return hi; /* flushing advanced nothing */
   return std::clamp(want / lsn_per_page, lo, hi);
 }
@@ -481,7 +488,8 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   const double step_from = young ? 0.0 : static_cast<double>(cfg.io_capacity);
   m_ckpt_rate =
       ckpt_rate(list_rate, redo_rate, per_page, m_age, target,
-                horizon, step_from, overrun ? RATE_UP_OVERRUN : RATE_UP);
+                horizon, step_from, overrun ? RATE_UP_OVERRUN : RATE_UP,
+                interval);
   /* No rise while the checkpoint already advances as fast as wanted:
   the last interval's advance (redo generated minus the change of the
   age) met the redo rate plus the approach to the target. The window's

@@ -58,8 +58,9 @@ Free Software Foundation.
    count), and sets the rate that advances it by the redo generated plus
    the gap to the target over four seconds (twelve from below, so that
    the rate has ramped up when the age gets there), by a bounded step
-   (x0.8 .. x1.2 of what was flushed; x1.5, from the last interval's redo
-   rate, once the age is past overrun_mark()). Below the target by more
+   a second, however long the interval (x0.8 .. x1.14 of what was
+   flushed; x1.5, from the last interval's redo rate, once the age is
+   past overrun_mark()). Below the target by more
    than that, no rate: upstream decides. It asks for no more than the
    device completed while the write queue grows, and for less while a
    queue stands (writes submitted and not completed over a tenth of a
@@ -314,9 +315,12 @@ and is not worth that for less. */
 constexpr double CKPT_MIN_ADVANCE = 0.02;
 
 /** Seconds of redo generation a checkpoint is asked for ahead of the
-checkpoint limit: the controller decides every 1-1.5 s, and the log
-checkpointer writes the checkpoint after it syncs the data files. */
-constexpr double CKPT_LEAD_S = 2.0;
+checkpoint limit: the controller decides every 1-2 s, and the log
+checkpointer writes the checkpoint after it syncs the data files. Three
+seconds cover an update two seconds after the last and a checkpoint
+written a second after it is asked for; with two, stall lab A had
+redo-space waits after four seconds without a checkpoint. */
+constexpr double CKPT_LEAD_S = 3.0;
 
 /** Whether to ask the log checkpointer for a checkpoint now. Under load
 upstream's checkpointer writes one only every seven
@@ -365,14 +369,19 @@ hundreds.
 @param[in] target        checkpoint age wanted
 @param[in] horizon_s     seconds over which to close the gap
 @param[in] step_from     least flush rate the step up starts from
-@param[in] rate_up       largest rise, share of max(flushed, step_from)
+@param[in] rate_up       largest rise a second, share of max(flushed,
+                         step_from)
+@param[in] interval_s    seconds since the last update: the bounds are per
+                         second, so that the ramp keeps its pace when
+                         updates come two seconds apart
 @return pages per second that advance the checkpoint by the redo generated
-plus the gap over the horizon, bounded to [0.8 x flushed,
-(1 + rate_up) x max(flushed, step_from)]; 0 when the age is so far below
-the target that no advance is wanted */
+plus the gap over the horizon, bounded to [0.8^s x flushed,
+(1 + rate_up)^s x max(flushed, step_from)], s the interval (1 to 10
+seconds); 0 when the age is so far below the target that no advance is
+wanted */
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
                  double age, double target, double horizon_s, double step_from,
-                 double rate_up);
+                 double rate_up, double interval_s = 1);
 
 /** Dirty-page pressure: 0 at or below the larger of lwm and max - 4
 points, 1 at or above max, linear between (NaN gives 0). Below that band
