@@ -14,18 +14,39 @@ SB_FIELDS = ["threads_running", "tps", "qps", "p95_ms", "p99_ms", "max_ms", "err
 STARTED_LINE = "Threads started!"
 
 
-def sysbench_cmd(workload, socket, tables, table_size, threads, command, duration=None,
+def data_args(sc):
+    """The options that size a run's data: --warehouses for a warehouse
+    workload (tpcc_like: its settings hold "warehouses"), else sbtest's
+    --tables and --table-size."""
+    if sc.get("warehouses") is not None:
+        return ["--warehouses=%d" % sc["warehouses"]]
+    return ["--tables=%d" % sc["tables"], "--table-size=%d" % sc["table_size"]]
+
+
+def data_label(sc):
+    """The run's data in words, for the log: '10 warehouses', '8 x 1000000 rows'."""
+    if sc.get("warehouses") is not None:
+        return "%d warehouse%s" % (sc["warehouses"], "" if sc["warehouses"] == 1 else "s")
+    return "%d x %d rows" % (sc["tables"], sc["table_size"])
+
+
+def data_units(sc):
+    """What `prepare` loads in parallel: warehouses, or tables."""
+    return sc["warehouses"] if sc.get("warehouses") is not None else sc["tables"]
+
+
+def sysbench_cmd(workload, socket, data, threads, command, duration=None,
                  workload_args=(), run_args=(), extra_args=(), workload_dir=None):
     """sysbench command line for `command` (prepare, run, cleanup).
 
-    workload_args go to every command (they shape the data), run_args only
-    to `run` (e.g. --rate), extra_args (the user's) last, before the command.
+    data: the options that size the data (data_args); workload_args go to
+    every command (they shape the data), run_args only to `run` (e.g.
+    --rate), extra_args (the user's) last, before the command.
     """
     workload_dir = workload_dir or WORKLOAD_DIR
     cmd = ["sysbench", os.path.join(workload_dir, workload + ".lua"),
            "--db-driver=mysql", "--mysql-socket=" + socket,
-           "--mysql-user=root", "--mysql-db=sbtest",
-           "--tables=%d" % tables, "--table-size=%d" % table_size,
+           "--mysql-user=root", "--mysql-db=sbtest"] + list(data) + [
            "--threads=%d" % threads]
     cmd += list(workload_args)
     if command == "run":
@@ -34,9 +55,10 @@ def sysbench_cmd(workload, socket, tables, table_size, threads, command, duratio
     return cmd + list(extra_args) + [command]
 
 
-def prepare_threads(tables, cpus=None):
-    """Threads for `sysbench prepare`: one per table, at most one per CPU."""
-    return max(1, min(tables, cpus or os.cpu_count() or 1))
+def prepare_threads(units, cpus=None):
+    """Threads for `sysbench prepare`: one per table (or warehouse: data_units),
+    at most one per CPU."""
+    return max(1, min(units, cpus or os.cpu_count() or 1))
 
 
 def offered_rate(args):

@@ -69,29 +69,35 @@ class RunSpec:
     image_dir: str = ""     # "" : paths.image_dir()
     log_dev: dict = None    # --log-device: the redo and binary logs' own device class, or None
     log_device_name: str = ""
+    config: str = "lab"     # --config: lab or stock (scenarios.CONFIGS)
 
 
-def server_options(b, sc, dev, where, extra):
-    """The run's my.cnf options: durable settings, the scenario's sizes and
-    the device's io_capacity, then the user's --set options."""
+def server_options(b, sc, dev, where, extra, config="lab"):
+    """The run's my.cnf options: durable settings, then (config "lab") the
+    scenario's sizes, the device's io_capacity and direct IO, then the
+    user's --set options.  Config "stock" writes only what the run needs to
+    exist, be durable and be comparable: sizing and flushing stay at each
+    server's defaults."""
     o = [("user", "root"), ("basedir", b.basedir), ("datadir", where["datadir"]),
          ("tmpdir", where["tmpdir"]), ("socket", where["socket"]), ("pid-file", where["pidfile"]),
          ("log-error", where["errlog"]), ("skip-networking", None), ("skip-name-resolve", None),
          ("max_connections", "1000"),
          # Durable by default: every commit survives a power cut.
          ("server-id", "1"), ("log-bin", "binlog"), ("sync_binlog", "1"),
-         ("innodb_flush_log_at_trx_commit", "1"),
-         ("innodb_buffer_pool_size", str(sc["buffer_pool"])),
-         ("innodb_io_capacity", str(dev["io_capacity"])),
-         ("innodb_io_capacity_max", str(dev["io_capacity_max"])),
-         ("innodb_flush_method", "O_DIRECT")]
+         ("innodb_flush_log_at_trx_commit", "1")]
+    stock = config == "stock"
+    if not stock:
+        o += [("innodb_buffer_pool_size", str(sc["buffer_pool"])),
+              ("innodb_io_capacity", str(dev["io_capacity"])),
+              ("innodb_io_capacity_max", str(dev["io_capacity_max"])),
+              ("innodb_flush_method", "O_DIRECT")]
     o += [kv for kv in b.location_options() if kv[0] != "basedir"]
     if where.get("logdir"):
         # --log-device: the commits' log writes go to their own device.
         o = merge_options(o, [("innodb_log_group_home_dir", where["logdir"]),
                               ("log-bin", os.path.join(where["logdir"], "binlog"))])
     o += side_by_side_options()
-    if sc["redo"] == "default":
+    if stock or sc["redo"] == "default":
         # --redo default: each server sizes its redo itself (Steady from the
         # pool, stock MySQL 100 MiB, MariaDB 10.11 its 96 MiB log file).
         if b.flavour != "mysql":
@@ -158,8 +164,8 @@ def start_server(spec, fs, res):
     where = fs["where"]
     cnf = os.path.join(spec.rundir, "my.cnf")
     with open(cnf, "w") as f:
-        f.write(render_cnf(server_options(spec.arm.binaries, spec.sc, spec.dev, where, spec.extra_options),
-                           "bench/run"))
+        f.write(render_cnf(server_options(spec.arm.binaries, spec.sc, spec.dev, where, spec.extra_options,
+                                          spec.config), "bench/run"))
     inst = Instance(spec.arm.binaries, ["--defaults-file=" + cnf], where["datadir"], where["socket"],
                     where["errlog"], os.path.join(spec.rundir, "mysqld.out"), cgroup=fs["cgroup"],
                     nice=spec.nice, record=res.record_pid,
@@ -202,20 +208,31 @@ def check_durable(sql, flavour, rundir, allow_non_durable):
     return int(got[redo_var] or 0), got["version"]
 
 
-def sysbench(spec, socket, command, threads):
-    sc = spec.sc
-    return C.sysbench_cmd(sc["workload"], socket, sc["tables"], sc["table_size"], threads, command,
+def sysbench_of(sc, sysbench_args, socket, command, threads):
+    """The sysbench command line of `command` for settings `sc` and the
+    user's --sysbench-arg options."""
+    return C.sysbench_cmd(sc["workload"], socket, C.data_args(sc), threads, command,
                           duration=sc["duration"], workload_args=sc.get("workload_args", []),
-                          run_args=sc.get("run_args", []), extra_args=spec.sysbench_args)
+                          run_args=sc.get("run_args", []), extra_args=sysbench_args)
+
+
+def sysbench(spec, socket, command, threads):
+    return sysbench_of(spec.sc, spec.sysbench_args, socket, command, threads)
+
+
+def prepare_cmd(sc, sysbench_args, socket):
+    """`sysbench prepare`: the data's options (--tables and --table-size, or
+    --warehouses), one thread per table or warehouse up to the CPUs."""
+    return sysbench_of(sc, sysbench_args, socket, "prepare", C.prepare_threads(C.data_units(sc)))
 
 
 def prepare(spec, inst, res):
     """sysbench prepare (and the loader's seed table).  Returns seconds."""
     sc = spec.sc
-    log("%s: sysbench prepare (%d x %d rows)" % (spec.run_id, sc["tables"], sc["table_size"]))
+    log("%s: sysbench prepare (%s)" % (spec.run_id, C.data_label(sc)))
     t0 = time.monotonic()
     plog = os.path.join(spec.rundir, "prepare.log")
-    p = spawn(niced(sysbench(spec, inst.socket, "prepare", C.prepare_threads(sc["tables"])), spec.nice), plog)
+    p = spawn(niced(prepare_cmd(sc, spec.sysbench_args, inst.socket), spec.nice), plog)
     res.record_pid(p.pid, "sysbench-prepare")
     if p.wait() != 0:
         raise RunFailed("sysbench prepare failed:\n" + tail(plog))
@@ -443,7 +460,7 @@ def execute(spec):
     os.makedirs(spec.rundir, exist_ok=True)
     info = {"run_id": spec.run_id, "server": spec.arm.name, "flavour": spec.arm.binaries.flavour,
             "threads": spec.threads, "repeat": spec.repeat, "status": "failed", "error": "",
-            "throttle_at": spec.throttle_at}
+            "throttle_at": spec.throttle_at, "config": spec.config}
     rows = []
     res = Resources(spec.run_id + "-%d" % os.getpid())
     log_res = Resources(spec.run_id + "-%d-log" % os.getpid()) if spec.log_dev else None

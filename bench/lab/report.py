@@ -11,7 +11,7 @@ from harness.proc import run_cmd
 from . import bulk_load as B
 from . import summary as S
 
-RUN_COLUMNS = ["run_id", "server", "flavour", "threads", "repeat", "status", "server_version",
+RUN_COLUMNS = ["run_id", "server", "flavour", "config", "threads", "repeat", "status", "server_version",
                "init_s", "prepare_s", "settle_s", "settle_dirty_pages", "connect_s", "wall_s",
                "collector_cpu_pct", "throttle_at", "journal_thread_capped", "log_device", "n_seconds"]
 
@@ -43,34 +43,45 @@ def write_runs(path, infos):
             w.writerow(r)
 
 
-def write_outputs(outdir, infos, all_rows, baseline, command):
-    """All three result files; returns the summary Markdown."""
+def config_line(config, about):
+    """The line that says which server configuration (--config) a run used."""
+    return "config: %s: %s" % (config, about)
+
+
+def write_outputs(outdir, infos, all_rows, baseline, command, config=None):
+    """All three result files; returns the summary Markdown.  config: the
+    config_line() summary.md shows under the command, or None."""
     write_per_second(os.path.join(outdir, "per_second.csv"), all_rows)
     write_runs(os.path.join(outdir, "runs.csv"), infos)
     bases = S.baselines_of(baseline)
     md = S.summary_markdown(infos, bases) + B.markdown(infos, bases[0] if bases else None)
     with open(os.path.join(outdir, "summary.md"), "w") as f:
         f.write("# bench/run summary\n\nCommand:\n\n    %s\n\n" % command)
+        if config:
+            f.write(config + "\n\n")
         f.write(md)
     return md
 
 
 def environment_lines(device_name, dev, throttle_at, journal_uncapped, no_settle, image_dir,
-                      scenario_label, sc, servers, log_device=None):
+                      scenario_label, sc, servers, log_device=None, config=None):
     """environment.txt: where and with what the run ran.  servers: [(name,
     flavour, mysqld, version)]; log_device: (class name, class) of
-    --log-device, or None (the logs on the data device)."""
+    --log-device, or None (the logs on the data device); config: the
+    config_line() of --config, or None."""
     out = ["date: %s" % datetime.datetime.now().isoformat(timespec="seconds"),
            "kernel: %s" % " ".join(os.uname()),
            "cpus: %d" % os.cpu_count()]
     with open("/proc/meminfo") as m:
         out.append("memory: %s" % m.readline().split(":", 1)[1].strip())
     out.append("sysbench: %s" % run_cmd(["sysbench", "--version"], check=False).stdout.strip())
-    out.append("device: %s: %s; caps %s on the %s; io_capacity %d/%d; journal thread %s" % (
+    if config:
+        out.append(config)
+    out.append("device: %s: %s; caps %s on the %s; io_capacity %s; journal thread %s" % (
         device_name, dev["about"], json.dumps(dev["caps"]),
         "loop device" if throttle_at == "loop" else "host disk under the loop file",
-        dev["io_capacity"], dev["io_capacity_max"],
-        "uncapped" if journal_uncapped else "in the cgroup"))
+        "%d/%d" % (dev["io_capacity"], dev["io_capacity_max"]) if dev.get("io_capacity")
+        else "the server's default", "uncapped" if journal_uncapped else "in the cgroup"))
     out.append("redo and binary logs: %s" % (
         "on the data device" if log_device is None else "own loop device, %s: %s; caps %s" % (
             log_device[0], log_device[1]["about"], json.dumps(log_device[1]["caps"]))))

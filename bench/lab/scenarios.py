@@ -50,7 +50,29 @@ WORKLOADS = {
     "oltp_update_non_index": "sysbench oltp_update_non_index: autocommit UPDATE of a non-indexed column",
     "oltp_read_write": "sysbench oltp_read_write: 14 reads + 4 writes per trx",
     "oltp_read_only": "sysbench oltp_read_only: 14 reads per trx, no writes",
+    "oltp_point_select": "sysbench oltp_point_select: one primary-key SELECT per trx, autocommit",
+    "oltp_update_index": "sysbench oltp_update_index: autocommit UPDATE of the indexed column k",
     "multi_insert": "ours: BEGIN, --inserts_per_trx single-row INSERTs into different tables, COMMIT",
+    "tpcc_like": "ours: TPC-C's five transactions (New-Order 45 %, Payment 43 %, Order-Status, "
+                 "Delivery, Stock-Level 4 % each) on --warehouses warehouses (~0.1 GB each)",
+}
+
+# Workloads whose data is sized in warehouses (--warehouses), not in
+# sysbench's sbtest tables (--tables x --table-size).
+WAREHOUSE_WORKLOADS = ("tpcc_like",)
+
+# Server configurations (--config).  "lab" is the lab's my.cnf; "stock"
+# leaves every sizing and flushing option at the server's default, as a
+# server installed and started without tuning runs.  Why: bench/README.md,
+# "Server configuration".
+STOCK_POOL = 128 * MiB      # innodb_buffer_pool_size's default (MySQL and MariaDB)
+CONFIGS = {
+    "lab": "the lab's tuning: innodb_buffer_pool_size and the redo size from the scenario, "
+           "innodb_io_capacity/_max from the device class (or the scenario), innodb_flush_method=O_DIRECT",
+    "stock": "MySQL's default configuration: no buffer pool or redo size, innodb_io_capacity/_max or "
+             "innodb_flush_method written, so each server runs with its own defaults (a 128 MB pool); "
+             "the scenario's rows or warehouses scaled by 128 MB / its pool, keeping the data's ratio "
+             "to the pool; --buffer-pool, --redo and --io-capacity refused, --set applies",
 }
 
 # ---------------------------------------------------------------------------
@@ -130,6 +152,17 @@ SCENARIOS = {
         "quick": {"duration": 60, "tables": 4, "table_size": 250000,
                   "buffer_pool": 256 * MiB, "redo": 256 * MiB, "image_gb": 8},
     },
+    "update_index": {
+        "about": "sysbench oltp_update_index, 16 clients, 5 min: every UPDATE "
+                 "moves an entry of the secondary index k; write_only's data, ~2x "
+                 "the buffer pool, so pages outside sysbench's hot set are read "
+                 "in and written back",
+        "workload": "oltp_update_index", "tables": 8, "table_size": 1000000,
+        "threads": [16], "duration": 300, "warmup": 10,
+        "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 60, "tables": 4, "table_size": 250000,
+                  "buffer_pool": 256 * MiB, "redo": 256 * MiB, "image_gb": 8},
+    },
     "multi_insert": {
         "about": "the 2012 field case: 4 single-row INSERTs into 4 of 8 tables "
                  "per trx, 32 clients, 5 min",
@@ -170,6 +203,27 @@ SCENARIOS = {
         "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
         "quick": {"duration": 60, "tables": 4, "table_size": 250000,
                   "buffer_pool": 256 * MiB, "redo": 256 * MiB, "image_gb": 8},
+    },
+    "point_select": {
+        "about": "sysbench oltp_point_select, 16 clients, 5 min: one primary-key "
+                 "lookup per trx on read_only's data, ~2x the buffer pool, so "
+                 "lookups outside sysbench's hot set wait for a page read",
+        "workload": "oltp_point_select", "tables": 8, "table_size": 1000000,
+        "threads": [16], "duration": 300, "warmup": 10,
+        "buffer_pool": 1 * GiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 60, "tables": 4, "table_size": 250000,
+                  "buffer_pool": 256 * MiB, "redo": 256 * MiB, "image_gb": 8},
+    },
+    "tpcc": {
+        "about": "tpcc_like (TPC-C's five-transaction mix), 10 warehouses "
+                 "(~1 GB), 512 MB pool, 16 clients, 5 min: data ~2x the buffer "
+                 "pool, as read_only, so stock and customer rows are read in "
+                 "while New-Order and Payment write",
+        "workload": "tpcc_like", "warehouses": 10,
+        "threads": [16], "duration": 300, "warmup": 10, "device": "ssd",
+        "buffer_pool": 512 * MiB, "redo": 1 * GiB, "image_gb": 24,
+        "quick": {"duration": 60, "warehouses": 2, "buffer_pool": 128 * MiB,
+                  "redo": 256 * MiB, "image_gb": 8},
     },
     "bulk_load": {
         "about": "a 4M-row INSERT ... SELECT into a fresh file-per-table table "
@@ -228,8 +282,8 @@ SCENARIOS["device_limit"] = dict(
 
 # Settings a scenario holds that apply to the run as a whole, not to `sc`.
 RUN_LEVEL_KEYS = ("quick", "device", "servers", "log_device")
-OVERRIDES = ("workload", "duration", "tables", "table_size", "warmup", "buffer_pool", "redo", "image_gb",
-             "rate", "sla_ms")
+OVERRIDES = ("workload", "duration", "tables", "table_size", "warehouses", "warmup", "buffer_pool", "redo",
+             "image_gb", "rate", "sla_ms")
 LOAD_OPTIONS = ("load_at", "load_rows", "load_chunks", "prealloc")
 
 
@@ -251,17 +305,26 @@ def parse_threads(text):
     return vals
 
 
-def build_scenario(name, quick=False, overrides=None, threads=None):
+def build_scenario(name, quick=False, overrides=None, threads=None, config="lab"):
     """The settings of one run of scenario `name`.
 
     overrides: {key: value or None} for OVERRIDES and LOAD_OPTIONS (None:
-    keep the scenario's); threads: the --threads text or None.
+    keep the scenario's); threads: the --threads text or None; config: one
+    of CONFIGS (stock: the data scaled to the default pool, see stock_sizes).
     """
     choose("scenario", name, SCENARIOS)
+    choose("config", config, CONFIGS)
     overrides = overrides or {}
     sc = {k: copy.deepcopy(v) for k, v in SCENARIOS[name].items() if k not in RUN_LEVEL_KEYS}
     if quick:
         sc.update(SCENARIOS[name]["quick"])
+    if config == "stock":
+        for key in ("buffer_pool", "redo"):
+            if overrides.get(key) is not None:
+                raise ScenarioError("--%s: --config stock leaves the %s at the server's default; use "
+                                    "--config lab, or --set to change the stock configuration on purpose"
+                                    % (key.replace("_", "-"), "buffer pool" if key == "buffer_pool" else "redo size"))
+        sc = stock_sizes(sc)
     for key in OVERRIDES + LOAD_OPTIONS:
         val = overrides.get(key)
         if val is not None:
@@ -271,6 +334,7 @@ def build_scenario(name, quick=False, overrides=None, threads=None):
     if threads:
         sc["threads"] = parse_threads(threads)
     choose("workload", sc["workload"], WORKLOADS)
+    _check_data(sc, name, overrides)
     if sc["duration"] < 5:
         raise ScenarioError("--duration must be at least 5 s")
     if sc.get("rate") is not None and sc["rate"] < 0:
@@ -287,6 +351,53 @@ def build_scenario(name, quick=False, overrides=None, threads=None):
     return sc
 
 
+def stock_sizes(sc):
+    """`sc` for --config stock: no pool, redo or io_capacity of its own, and
+    its data scaled by STOCK_POOL / its pool (rows per table to whole
+    thousands, warehouses to whole ones, never below 1000 or 1), so the data
+    keeps the ratio to the pool the scenario was built on.  A scenario whose
+    pool is no larger than STOCK_POOL keeps its data."""
+    sc = dict(sc)
+    scale = min(1.0, STOCK_POOL / sc["buffer_pool"])
+    if scale < 1 and sc.get("table_size") is not None:
+        sc["table_size"] = max(1000, int(sc["table_size"] * scale / 1000 + 0.5) * 1000)
+    if scale < 1 and sc.get("warehouses") is not None:
+        sc["warehouses"] = max(1, int(sc["warehouses"] * scale + 0.5))
+    sc["buffer_pool"], sc["redo"] = "default", "default"
+    sc.pop("io_capacity", None)
+    return sc
+
+
+def _check_data(sc, name, overrides):
+    """A warehouse workload has --warehouses and no sbtest sizes; any other
+    has --tables and --table-size and no warehouses.  The scenario's sizes
+    of the other kind are dropped (a --workload switch); the user's are refused."""
+    wl = sc["workload"]
+    given = [k for k in ("tables", "table_size", "warehouses") if overrides.get(k) is not None]
+    if wl in WAREHOUSE_WORKLOADS:
+        if "tables" in given or "table_size" in given:
+            raise ScenarioError("--tables and --table-size size sysbench's sbtest tables; workload %s is "
+                                "sized by --warehouses" % wl)
+        sc.pop("tables", None)
+        sc.pop("table_size", None)
+        if sc.get("warehouses") is None:
+            raise ScenarioError("workload %s is sized in warehouses: give --warehouses N (scenario %s "
+                                "has none)" % (wl, name))
+        if sc["warehouses"] < 1:
+            raise ScenarioError("--warehouses must be at least 1")
+        if "load_rows" in sc:
+            raise ScenarioError("the loader copies sbtest1: scenario %s needs an sbtest workload, not %s"
+                                % (name, wl))
+    else:
+        if "warehouses" in given:
+            raise ScenarioError("--warehouses only applies to a warehouse workload (%s)"
+                                % ", ".join(WAREHOUSE_WORKLOADS))
+        sc.pop("warehouses", None)
+        if sc.get("tables") is None or sc.get("table_size") is None:
+            raise ScenarioError("workload %s needs --tables and --table-size (scenario %s sizes its data in "
+                                "warehouses)" % (wl, name))
+
+
 def _check_load(sc):
     if sc["load_rows"] < 1 or sc["load_chunks"] < 1:
         raise ScenarioError("--load-rows and --load-chunks must be at least 1")
@@ -301,14 +412,24 @@ def _check_load(sc):
                             "that (or raise --load-chunks)" % need)
 
 
-def build_device(name, write_iops=None, read_iops=None, io_capacity=None, scenario_io_capacity=None):
+def build_device(name, write_iops=None, read_iops=None, io_capacity=None, scenario_io_capacity=None,
+                 config="lab"):
     """The device class `name` with the user's cap and io_capacity overrides.
 
     A cap of 0 removes it; io_capacity sets io_capacity_max to twice it;
     scenario_io_capacity (io_capacity, io_capacity_max) applies when the user
     gave none (the scenario's point is a given flushing configuration).
+    config "stock": the caps only; io_capacity and io_capacity_max are None
+    (the server's defaults), and the user's io_capacity is refused.
     """
     dev = copy.deepcopy(DEVICES[choose("device", name, DEVICES)])
+    choose("config", config, CONFIGS)
+    if config == "stock":
+        if io_capacity:
+            raise ScenarioError("--io-capacity: --config stock leaves innodb_io_capacity at the server's "
+                                "default; use --config lab, or --set to change the stock configuration on "
+                                "purpose")
+        io_capacity = scenario_io_capacity = None
     for key, val in (("write_iops", write_iops), ("read_iops", read_iops)):
         if val is None:
             continue
@@ -324,4 +445,6 @@ def build_device(name, write_iops=None, read_iops=None, io_capacity=None, scenar
     elif scenario_io_capacity:
         dev["io_capacity"], dev["io_capacity_max"] = scenario_io_capacity
         dev["about"] += "; io_capacity %d/%d set by the scenario" % tuple(scenario_io_capacity)
+    if config == "stock":
+        dev["io_capacity"] = dev["io_capacity_max"] = None
     return dev

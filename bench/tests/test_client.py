@@ -13,7 +13,7 @@ from lab.scenarios import WORKLOADS
 
 
 def cmd(command, **kw):
-    args = dict(workload="oltp_insert", socket="/s/mysqld.sock", tables=4, table_size=1000, threads=8,
+    args = dict(workload="oltp_insert", socket="/s/mysqld.sock", data=["--tables=4", "--table-size=1000"], threads=8,
                 command=command, duration=60, workload_args=["--inserts_per_trx=2"],
                 run_args=["--rate=200"], extra_args=["--rand-type=uniform"], workload_dir="/w")
     args.update(kw)
@@ -45,11 +45,33 @@ class SysbenchCmd(unittest.TestCase):
         self.assertEqual(C.offered_rate(c), 50)
 
     def test_default_workload_dir_holds_every_workload(self):
-        c = C.sysbench_cmd("multi_insert", "/s", 1, 1, 1, "prepare")
+        c = C.sysbench_cmd("multi_insert", "/s", [], 1, "prepare")
         self.assertEqual(c[1], os.path.join(C.WORKLOAD_DIR, "multi_insert.lua"))
         for w in WORKLOADS:
-            lua = C.sysbench_cmd(w, "/s", 1, 1, 1, "prepare")[1]
+            lua = C.sysbench_cmd(w, "/s", [], 1, "prepare")[1]
             self.assertIs(bool(os.path.isfile(lua)), True, lua)
+
+    def test_warehouses_instead_of_tables(self):
+        c = cmd("prepare", workload="tpcc_like", data=C.data_args({"warehouses": 10}), threads=2)
+        self.assertIn("--warehouses=10", c)
+        self.assertEqual([a for a in c if a.startswith(("--tables", "--table-size"))], [])
+        self.assertEqual(c.index("--warehouses=10") + 1, c.index("--threads=2"))
+
+
+class DataSize(unittest.TestCase):
+    """A run's data is sbtest tables (--tables x --table-size) or warehouses."""
+
+    def test_args(self):
+        self.assertEqual(C.data_args({"tables": 8, "table_size": 1000000}), ["--tables=8", "--table-size=1000000"])
+        self.assertEqual(C.data_args({"warehouses": 10}), ["--warehouses=10"])
+
+    def test_label_and_units(self):
+        self.assertEqual(C.data_label({"tables": 8, "table_size": 1000}), "8 x 1000 rows")
+        self.assertEqual(C.data_label({"warehouses": 10}), "10 warehouses")
+        self.assertEqual(C.data_label({"warehouses": 1}), "1 warehouse")
+        self.assertEqual(C.data_units({"tables": 4, "table_size": 1000}), 4)
+        self.assertEqual(C.data_units({"warehouses": 10}), 10)
+        self.assertEqual(C.prepare_threads(C.data_units({"warehouses": 10}), cpus=2), 2)
 
 
 class Parsing(unittest.TestCase):

@@ -15,7 +15,7 @@ import fakes
 from lab import bulk_load as B
 from lab import report as R
 from lab import summary as S
-from lab.scenarios import DEVICES
+from lab.scenarios import CONFIGS, DEVICES
 
 T0 = 1700000000.0
 
@@ -86,6 +86,20 @@ class Outputs(unittest.TestCase):
         self.assertIn("2.00x", md)                          # steady's mean TPS over vanilla's
         self.assertNotIn("Bulk load", md)
 
+    def test_config_recorded(self):
+        rows = per_second("01-steady-t4-r1", "steady", [100] * 5)
+        i = dict(info("01-steady-t4-r1", "steady", rows), config="stock")
+        line = R.config_line("stock", CONFIGS["stock"])
+        md = R.write_outputs(self.out, [i], rows, None, "bench/run --config stock", line)
+        header, runs = self.read_csv("runs.csv")
+        self.assertIn("config", header)
+        self.assertEqual(runs[0]["config"], "stock")
+        with open(os.path.join(self.out, "summary.md")) as f:
+            text = f.read()
+        self.assertIs(bool(text.startswith("# bench/run summary\n\nCommand:\n\n    bench/run --config stock\n\n"
+                                           "config: stock: MySQL's default configuration")), True)
+        self.assertIs(bool(text.endswith(md)), True)
+
     def test_load_columns_when_a_loader_ran(self):
         rows = per_second("01-steady+prealloc-t4-r1", "steady+prealloc", [100] * 20)
         loaded = B.parse_loader_output(["mark\t%s\t%.6f\n" % (k, T0 + v) for k, v in (
@@ -127,6 +141,15 @@ class Environment(unittest.TestCase):
         self.assertIn('scenario: stall-quick {"duration": 120}', lines)
         self.assertEqual(lines[-2:], ["server steady (mysql): /b/mysqld: 9.7.2-steady",
                                       "server mariadb (mariadb): /usr/sbin/mariadbd: 10.11"])
+
+    def test_config_and_the_servers_io_capacity(self):
+        dev = dict(DEVICES["ssd"], io_capacity=None, io_capacity_max=None)     # as build_device makes it for stock
+        text = R.environment_lines("ssd", dev, "loop", False, False, "/img", "x", {}, [],
+                                   config=R.config_line("stock", CONFIGS["stock"]))
+        self.assertIn("config: stock: %s" % CONFIGS["stock"], text.splitlines())
+        self.assertIn("; io_capacity the server's default;", text)
+        self.assertNotIn("config:", R.environment_lines("ssd", DEVICES["ssd"], "loop", False, False, "/img", "x",
+                                                        {}, []))
 
     def test_backing_and_uncapped_journal(self):
         text = R.environment_lines("ssd", DEVICES["ssd"], "backing", True, False, "/img", "x", {}, [])

@@ -25,7 +25,7 @@ import unittest
 from unittest import mock
 
 import fakes
-from lab.scenarios import DEVICES, SCENARIOS, WORKLOADS, ScenarioError
+from lab.scenarios import CONFIGS, DEVICES, SCENARIOS, WORKLOADS, ScenarioError
 
 RUN = os.path.join(fakes.BENCH, "run")
 CACHE = None
@@ -48,6 +48,8 @@ CLI_CASES = {
     "bad_baseline": ["--scenario", "smoke", "--servers", "steady", "--baseline", "vanilla", "--dry-run"],
     "bad_size": ["--scenario", "smoke", "--buffer-pool", "lots", "--dry-run"],
     "unknown_option": ["--scenario", "smoke", "--frobnicate", "--dry-run"],
+    "bad_config": ["--scenario", "smoke", "--config", "tuned", "--dry-run"],
+    "stock_buffer_pool": ["--scenario", "read_only", "--config", "stock", "--buffer-pool", "1G", "--dry-run"],
     "cleanup": ["--cleanup"],
 }
 
@@ -107,7 +109,8 @@ class Exits(unittest.TestCase):
 
     def test_bad_scenario(self):
         self.refused("bad_scenario", "bench/run: unknown scenario 'nope'; valid: bulk_load, checkpoint_wave, device_limit, free_page_wait, insert, multi_insert, open_loop, "
-                                     "pileup, read_only, read_write, smoke, stall, update_non_index, write_only\n")
+                                     "pileup, point_select, read_only, read_write, smoke, stall, tpcc, update_index, "
+                                     "update_non_index, write_only\n")
 
     def test_bad_threads(self):
         self.refused("bad_threads", "bench/run: bad --threads '0': give a comma list of positive integers")
@@ -129,13 +132,21 @@ class Exits(unittest.TestCase):
     def test_argparse_refusals(self):
         self.refused("bad_size", "argument --buffer-pool: not a size: 'lots' (e.g. 256M, 1G)")
         self.refused("unknown_option", "unrecognized arguments: --frobnicate")
+        self.refused("bad_config", "argument --config: invalid choice: 'tuned' (choose from 'lab', 'stock')")
+
+    def test_stock_refuses_the_lab_sizes(self):
+        self.refused("stock_buffer_pool", "bench/run: --buffer-pool: --config stock leaves the buffer pool at the "
+                                          "server's default")
 
     def test_help(self):
         rc, out, err = RESULTS["help"]
         self.assertEqual(rc, 0, err)
         self.assertIs(bool(out.startswith("usage: bench/run ")), True)
-        for name in list(SCENARIOS) + list(DEVICES) + list(WORKLOADS):
+        for name in list(SCENARIOS) + list(DEVICES) + list(WORKLOADS) + list(CONFIGS):
             self.assertRegex(out, r"\n  %s +\S" % name)
+        self.assertIn("\nserver configurations (--config):\n  lab    the lab's tuning", out)
+        self.assertIn("--config {lab,stock}", out)
+        self.assertIn("--warehouses WAREHOUSES", out)
         self.assertIn("steady   mysql at %s/build/steady" % CACHE, out)
 
     @unittest.skipUnless(os.geteuid() == 0, "--cleanup needs root")
@@ -156,6 +167,9 @@ nothing", "workload": "multi_insert", "tables": 2, "table_size": 10000, "threads
 "warmup": 2, "buffer_pool": "128M", "redo": "64M", "image_gb": 4, "workload_args": ["--inserts_per_trx=2"], \
 "settle_timeout": 60}}
 loop images under {cache}/bench/images; settle after prepare: drain
+config: lab: {lab}
+sysbench prepare: sysbench {bench}/workloads/multi_insert.lua --db-driver=mysql '--mysql-socket=<tmp>/mysqld.sock' \
+--mysql-user=root --mysql-db=sbtest --tables=2 --table-size=10000 --threads={prepare_threads} --inserts_per_trx=2 prepare
 run 01: steady          mysql   threads=2 repeat=1 mysqld={cache}/build/steady/runtime_output_directory/mysqld
 run 02: vanilla         mysql   threads=2 repeat=1 mysqld={cache}/vanilla/build/steady/runtime_output_directory/mysqld
 {cnf_steady}{cnf_vanilla}"""
@@ -196,7 +210,9 @@ class DryRunProgram(unittest.TestCase):
         steady, vanilla = CACHE + "/build/steady", CACHE + "/vanilla/build/steady"
         self.maxDiff = None
         self.assertEqual(out, SMOKE.format(cache=CACHE, cnf_steady=CNF.format(name="steady", build=steady),
-                                           cnf_vanilla=CNF.format(name="vanilla", build=vanilla)))
+                                           cnf_vanilla=CNF.format(name="vanilla", build=vanilla),
+                                           lab=CONFIGS["lab"], bench=fakes.BENCH,
+                                           prepare_threads=min(2, os.cpu_count())))
 
 
 class DryRun(unittest.TestCase):
@@ -383,6 +399,69 @@ class DryRun(unittest.TestCase):
         self.refused(ScenarioError, "unknown device 'floppy'", "--device", "floppy")
         self.refused(ScenarioError, "--load-at only applies to a loading scenario", "--scenario", "stall",
                      "--load-at", "20")
+
+    def settings(self, out):
+        return json.loads(out.splitlines()[1][len("settings: "):])
+
+    def prepare_line(self, out):
+        return next(line for line in out.splitlines() if line.startswith("sysbench prepare: "))
+
+    def test_no_harm_scenarios(self):
+        for name, workload in (("point_select", "oltp_point_select"), ("update_index", "oltp_update_index")):
+            out = self.main("--scenario", name, "--repeat", "1")
+            self.assertIs(bool(out.startswith("scenario %s, device ssd: " % name)), True)
+            settings = self.settings(out)
+            self.assertEqual((settings["workload"], settings["tables"], settings["table_size"], settings["threads"],
+                              settings["duration"], settings["buffer_pool"]), (workload, 8, 1000000, [16], 300, "1G"))
+            self.assertIn("/workloads/%s.lua " % workload, self.prepare_line(out))
+            self.assertEqual(self.runs(out), [["steady", "mysql", "threads=16"], ["vanilla", "mysql", "threads=16"]])
+            self.assertEqual(self.cnf(out, "steady")["innodb_buffer_pool_size"], str(1024 ** 3))
+
+    def test_tpcc_plan(self):
+        out = self.main("--scenario", "tpcc", "--repeat", "1")
+        settings = self.settings(out)
+        self.assertEqual((settings["workload"], settings["warehouses"], settings["buffer_pool"]),
+                         ("tpcc_like", 10, "512M"))
+        self.assertNotIn("tables", settings)
+        prep = self.prepare_line(out)
+        self.assertIn("/workloads/tpcc_like.lua ", prep)
+        self.assertIn(" --warehouses=10 --threads=%d prepare" % min(10, os.cpu_count()), prep)
+        self.assertNotIn("--table", prep)
+        self.assertEqual(self.cnf(out, "vanilla")["innodb_buffer_pool_size"], str(512 * 1024 ** 2))
+        out = self.main("--scenario", "tpcc", "--repeat", "1", "--warehouses", "4")
+        self.assertIn(" --warehouses=4 ", self.prepare_line(out))
+        self.refused(ScenarioError, "--tables and --table-size size sysbench's sbtest tables", "--scenario", "tpcc",
+                     "--tables", "4")
+        self.refused(ScenarioError, "--warehouses only applies to a warehouse workload", "--scenario", "read_only",
+                     "--warehouses", "4")
+
+    def test_stock_config(self):
+        out = self.main("--scenario", "checkpoint_wave", "--repeat", "1", "--config", "stock",
+                        "--set", "steady:innodb_buffer_pool_instances=8")
+        self.assertEqual(out.splitlines()[3], "config: stock: " + CONFIGS["stock"])
+        self.assertNotIn("set by the scenario", out.splitlines()[0])
+        settings = self.settings(out)
+        self.assertEqual((settings["table_size"], settings["buffer_pool"], settings["redo"]),
+                         (50000, "default", "default"))
+        self.assertNotIn("io_capacity", settings)
+        for server in ("steady", "vanilla"):
+            c = self.cnf(out, server)
+            for k in ("innodb_buffer_pool_size", "innodb_io_capacity", "innodb_io_capacity_max",
+                      "innodb_flush_method", "innodb_redo_log_capacity"):
+                self.assertNotIn(k, c)
+            self.assertEqual((c["sync_binlog"], c["innodb_flush_log_at_trx_commit"], c["log-bin"]),
+                             ("1", "1", "binlog"))
+        self.assertEqual(self.cnf(out, "steady")["innodb_buffer_pool_instances"], "8")
+        self.assertNotIn("innodb_buffer_pool_instances", self.cnf(out, "vanilla"))
+        # lab, the default, says so too
+        self.assertEqual(self.main("--scenario", "smoke", "--repeat", "1").splitlines()[3],
+                         "config: lab: " + CONFIGS["lab"])
+        out = self.main("--scenario", "tpcc", "--repeat", "1", "--config", "stock")
+        self.assertIn(" --warehouses=3 ", self.prepare_line(out))
+        self.refused(ScenarioError, "--io-capacity: --config stock leaves innodb_io_capacity at the server's "
+                     "default", "--scenario", "smoke", "--config", "stock", "--io-capacity", "1000")
+        self.refused(ScenarioError, "--redo: --config stock leaves the redo size", "--scenario", "smoke",
+                     "--config", "stock", "--redo", "default")
 
     def test_size_arg(self):
         self.assertEqual(self.cli.size_arg("256M"), 256 * 1024 ** 2)

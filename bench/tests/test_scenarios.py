@@ -46,10 +46,39 @@ class Scenario(unittest.TestCase):
     def test_every_scenario_builds(self):
         for name in SC.SCENARIOS:
             for quick in (False, True):
-                sc = build_scenario(name, quick=quick)
-                self.assertIn(sc["workload"], SC.WORKLOADS, name)
-                self.assertGreaterEqual(sc["duration"], 5, name)
-                self.assertIn(SC.SCENARIOS[name].get("device", "ssd"), SC.DEVICES, name)
+                for config in SC.CONFIGS:
+                    sc = build_scenario(name, quick=quick, config=config)
+                    self.assertIn(sc["workload"], SC.WORKLOADS, name)
+                    self.assertGreaterEqual(sc["duration"], 5, name)
+                    self.assertIn(SC.SCENARIOS[name].get("device", "ssd"), SC.DEVICES, name)
+                    # sized one way or the other, never both
+                    if sc["workload"] in SC.WAREHOUSE_WORKLOADS:
+                        self.assertGreaterEqual(sc["warehouses"], 1, name)
+                        self.assertNotIn("tables", sc)
+                    else:
+                        self.assertGreaterEqual(sc["tables"], 1, name)
+                        self.assertNotIn("warehouses", sc)
+
+    def test_no_harm_scenarios_mirror_their_neighbours(self):
+        # point_select on read_only's data, update_index on write_only's
+        for name, like in (("point_select", "read_only"), ("update_index", "write_only")):
+            for quick in (False, True):
+                sc, other = build_scenario(name, quick=quick), build_scenario(like, quick=quick)
+                keys = ("tables", "table_size", "threads", "duration", "warmup", "buffer_pool", "redo", "image_gb")
+                self.assertEqual({k: sc[k] for k in keys}, {k: other[k] for k in keys}, name)
+        self.assertEqual(build_scenario("point_select")["workload"], "oltp_point_select")
+        self.assertEqual(build_scenario("update_index")["workload"], "oltp_update_index")
+
+    def test_tpcc(self):
+        sc = build_scenario("tpcc")
+        self.assertEqual((sc["workload"], sc["warehouses"], sc["threads"], sc["duration"], sc["buffer_pool"]),
+                         ("tpcc_like", 10, [16], 300, 512 * MiB))
+        self.assertEqual(SC.SCENARIOS["tpcc"]["device"], "ssd")
+        self.assertNotIn("tables", sc)
+        self.assertNotIn("table_size", sc)
+        quick = build_scenario("tpcc", quick=True)
+        self.assertEqual((quick["warehouses"], quick["duration"], quick["buffer_pool"]), (2, 60, 128 * MiB))
+        self.assertEqual(build_scenario("tpcc", overrides={"warehouses": 4})["warehouses"], 4)
 
     def test_does_not_mutate_the_tables(self):
         before = copy.deepcopy(SC.SCENARIOS)
@@ -73,8 +102,8 @@ class ScenarioErrors(unittest.TestCase):
         self.assertIn(text, str(cm.exception))
 
     def test_unknown_scenario_lists_valid(self):
-        self.refused("unknown scenario 'nope'; valid: bulk_load, checkpoint_wave, device_limit, free_page_wait, insert, multi_insert, open_loop, pileup, read_only, "
-                     "read_write, smoke, stall, update_non_index, write_only", "nope")
+        self.refused("unknown scenario 'nope'; valid: bulk_load, checkpoint_wave, device_limit, free_page_wait, insert, multi_insert, open_loop, pileup, point_select, read_only, "
+                     "read_write, smoke, stall, tpcc, update_index, update_non_index, write_only", "nope")
 
     def test_bad_threads(self):
         for t in ("0", "-1", "abc", ",", "8,x", "5000"):
@@ -87,6 +116,31 @@ class ScenarioErrors(unittest.TestCase):
     def test_short_duration(self):
         self.refused("--duration must be at least 5 s", "insert", overrides={"duration": 4})
         build_scenario("insert", overrides={"duration": 5})
+
+    def test_warehouses_size_only_a_warehouse_workload(self):
+        self.refused("--tables and --table-size size sysbench's sbtest tables; workload tpcc_like is sized by "
+                     "--warehouses", "tpcc", overrides={"tables": 8})
+        self.refused("--tables and --table-size size sysbench's sbtest tables", "tpcc",
+                     overrides={"table_size": 1000})
+        self.refused("--warehouses only applies to a warehouse workload (tpcc_like)", "read_only",
+                     overrides={"warehouses": 3})
+        self.refused("--warehouses must be at least 1", "tpcc", overrides={"warehouses": 0})
+
+    def test_switching_workload_between_kinds(self):
+        # an sbtest scenario run as tpcc_like needs warehouses; its tables go
+        self.refused("workload tpcc_like is sized in warehouses: give --warehouses N (scenario read_only has none)",
+                     "read_only", overrides={"workload": "tpcc_like"})
+        sc = build_scenario("read_only", overrides={"workload": "tpcc_like", "warehouses": 2})
+        self.assertEqual(sc["warehouses"], 2)
+        self.assertNotIn("tables", sc)
+        # and the other way: tpcc's warehouses go, tables are needed
+        self.refused("workload oltp_insert needs --tables and --table-size (scenario tpcc sizes its data in "
+                     "warehouses)", "tpcc", overrides={"workload": "oltp_insert", "tables": 8})
+        sc = build_scenario("tpcc", overrides={"workload": "oltp_insert", "tables": 8, "table_size": 1000})
+        self.assertEqual((sc["tables"], sc["table_size"]), (8, 1000))
+        self.assertNotIn("warehouses", sc)
+        self.refused("the loader copies sbtest1: scenario bulk_load needs an sbtest workload, not tpcc_like",
+                     "bulk_load", overrides={"workload": "tpcc_like", "warehouses": 1})
 
     def test_load_options_need_a_loading_scenario(self):
         for key in SC.LOAD_OPTIONS:
@@ -110,6 +164,64 @@ class ScenarioErrors(unittest.TestCase):
         self.refused("the loader's seed copies %d rows of sbtest1: --table-size must be at least that" % need,
                      "bulk_load", overrides={"table_size": need - 1})
         self.assertEqual(build_scenario("bulk_load", overrides={"table_size": need})["table_size"], need)
+
+
+class StockConfig(unittest.TestCase):
+    """--config stock: the servers' own sizes, the data scaled to the 128 MB default pool."""
+
+    def test_lab_is_the_default_and_unchanged(self):
+        self.assertEqual(build_scenario("read_only"), build_scenario("read_only", config="lab"))
+
+    def test_data_keeps_its_ratio_to_the_pool(self):
+        sc = build_scenario("read_only", config="stock")      # 8 x 1M rows in 1 GB: 8 x 125k in 128 MB
+        self.assertEqual((sc["tables"], sc["table_size"], sc["buffer_pool"], sc["redo"]),
+                         (8, 125000, "default", "default"))
+        self.assertEqual(build_scenario("read_only", quick=True, config="stock")["table_size"], 125000)  # 256 MB
+        self.assertEqual(build_scenario("checkpoint_wave", config="stock")["table_size"], 50000)       # 4 GB
+        self.assertEqual(build_scenario("tpcc", config="stock")["warehouses"], 3)                      # 10 x 1/4
+        self.assertEqual(build_scenario("multi_insert", quick=True, config="stock")["table_size"], 1000)  # floor
+
+    def test_small_pool_keeps_its_data(self):
+        for name in ("smoke", "tpcc"):
+            lab, stock = build_scenario(name, quick=True), build_scenario(name, quick=True, config="stock")
+            for k in ("tables", "table_size", "warehouses"):
+                self.assertEqual(lab.get(k), stock.get(k), (name, k))
+
+    def test_no_io_capacity_of_the_scenario(self):
+        self.assertEqual(build_scenario("pileup")["io_capacity"], (200, 2000))
+        self.assertNotIn("io_capacity", build_scenario("pileup", config="stock"))
+
+    def test_user_sizes_beat_the_scaling(self):
+        o = dict(NO_OVERRIDES, table_size=777000, warehouses=None)
+        self.assertEqual(build_scenario("read_only", overrides=o, config="stock")["table_size"], 777000)
+        self.assertEqual(build_scenario("tpcc", overrides={"warehouses": 7}, config="stock")["warehouses"], 7)
+
+    def test_pool_and_redo_refused(self):
+        for key, flag in (("buffer_pool", "--buffer-pool"), ("redo", "--redo")):
+            with self.assertRaisesRegex(ScenarioError, "%s: --config stock leaves the" % flag):
+                build_scenario("read_only", overrides={key: 64 * MiB}, config="stock")
+
+    def test_unknown_config(self):
+        with self.assertRaisesRegex(ScenarioError, "unknown config 'tuned'; valid: lab, stock"):
+            build_scenario("smoke", config="tuned")
+        with self.assertRaisesRegex(ScenarioError, "unknown config 'tuned'"):
+            build_device("ssd", config="tuned")
+
+    def test_device_keeps_its_caps_not_its_io_capacity(self):
+        dev = build_device("cloud", write_iops=500, scenario_io_capacity=(200, 400), config="stock")
+        self.assertEqual(dev["caps"]["write_iops"], 500)
+        self.assertEqual((dev["io_capacity"], dev["io_capacity_max"]), (None, None))
+        self.assertNotIn("set by the scenario", dev["about"])
+        with self.assertRaisesRegex(ScenarioError, "--io-capacity: --config stock leaves innodb_io_capacity"):
+            build_device("ssd", io_capacity=1000, config="stock")
+        self.assertEqual(SC.DEVICES["cloud"]["io_capacity"], 3000)      # the table untouched
+
+    def test_does_not_mutate_the_tables(self):
+        before = copy.deepcopy(SC.SCENARIOS)
+        for name in SC.SCENARIOS:
+            build_scenario(name, config="stock")
+            build_scenario(name, quick=True, config="stock")
+        self.assertEqual(SC.SCENARIOS, before)
 
 
 class Prealloc(unittest.TestCase):
