@@ -40,10 +40,15 @@ METRICS = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest
            "buffer_flush_pace_pressure_dirty_pct", "buffer_flush_pace_lru_depth",
            "buffer_flush_pace_baseline_latency_us",
            # every checkpoint written (upstream's periodic ones and those pacing asks for)
-           "log_checkpoints"]
+           "log_checkpoints",
+           # upstream's adaptive flushing: its target and the inputs it is set from
+           # (the averages are refreshed every innodb_flushing_avg_loops iterations)
+           "buffer_flush_n_to_flush_requested", "buffer_flush_n_to_flush_by_age",
+           "buffer_flush_avg_page_rate", "buffer_flush_lsn_avg_rate"]
 ENABLE = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest_approx", "log_max_modified_age_%", "log_on_file_space_%", "buffer_flush_sync%",
           "buffer_LRU_get_free_waits", "buffer_LRU_single_flush%", "buffer_LRU_batch_flush%",
-          "buffer_flush_pace%", "log_checkpoints"]
+          "buffer_flush_pace%", "log_checkpoints", "buffer_flush_n_to_flush%",
+          "buffer_flush_avg_page_rate", "buffer_flush_lsn_avg_rate"]
 # Status variables the cause columns need (beside lab.collect's).
 STATUS = ["Innodb_buffer_pool_wait_free", "Innodb_buffer_pool_pages_free"]
 PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status names
@@ -52,7 +57,8 @@ PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status
 COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
            "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
            "free_pages", "oldest_async_pct", "pace_budget", "pace_capability", "pace_write_lat_us",
-           "pace_p_ckpt", "pace_p_dirty", "pace_lru_depth", "pace_baseline_us", "checkpoints_ps"]
+           "pace_p_ckpt", "pace_p_dirty", "pace_lru_depth", "pace_baseline_us", "checkpoints_ps",
+           "af_target", "af_by_age", "af_avg_page_rate", "af_lsn_avg_rate"]
 
 # Gauges copied as they are: column -> INNODB_METRICS row in a round.
 LEVELS = {"pace_budget": PREFIX + "buffer_flush_pace_budget",
@@ -61,7 +67,11 @@ LEVELS = {"pace_budget": PREFIX + "buffer_flush_pace_budget",
           "pace_p_ckpt": PREFIX + "buffer_flush_pace_pressure_ckpt_pct",
           "pace_p_dirty": PREFIX + "buffer_flush_pace_pressure_dirty_pct",
           "pace_lru_depth": PREFIX + "buffer_flush_pace_lru_depth",
-          "pace_baseline_us": PREFIX + "buffer_flush_pace_baseline_latency_us"}
+          "pace_baseline_us": PREFIX + "buffer_flush_pace_baseline_latency_us",
+          "af_target": PREFIX + "buffer_flush_n_to_flush_requested",
+          "af_by_age": PREFIX + "buffer_flush_n_to_flush_by_age",
+          "af_avg_page_rate": PREFIX + "buffer_flush_avg_page_rate",
+          "af_lsn_avg_rate": PREFIX + "buffer_flush_lsn_avg_rate"}
 
 # Counters turned into per-second rates: column -> counter in a round.
 RATES = {"redo_space_waits_ps": PREFIX + "log_on_file_space_waits",

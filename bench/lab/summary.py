@@ -44,6 +44,11 @@ PER_SECOND_COLUMNS = [
     # checkpoints written a second (INNODB_METRICS log_checkpoints; blank
     # for MariaDB)
     "checkpoints_ps",
+    # upstream's adaptive flushing (INNODB_METRICS buffer_flush_*): the pages
+    # it asked for, its pages-for-age term, and its averaged page and redo
+    # rates (LSN/s), refreshed every innodb_flushing_avg_loops iterations
+    # (blank for MariaDB)
+    "af_target", "af_by_age", "af_avg_page_rate", "af_lsn_avg_rate",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
     # bulk_load: the loader step (create, prealloc, load) overlapping the second

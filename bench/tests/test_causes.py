@@ -80,6 +80,17 @@ class Columns(unittest.TestCase):
         self.assertIn("log_checkpoints", X.METRICS)
         self.assertIn("SET GLOBAL innodb_monitor_enable = 'log_checkpoints'", X.enable_sql())
 
+    def test_upstreams_adaptive_flushing_inputs(self):
+        cur = rnd(m_buffer_flush_n_to_flush_requested=1600, m_buffer_flush_n_to_flush_by_age=2400,
+                  m_buffer_flush_avg_page_rate=1500, m_buffer_flush_lsn_avg_rate=3200000)
+        out = X.columns(None, cur, 0)
+        self.assertEqual((out["af_target"], out["af_by_age"], out["af_avg_page_rate"], out["af_lsn_avg_rate"]),
+                         ("1600", "2400", "1500", "3200000"))
+        self.assertNotIn("af_target", X.columns(None, rnd(), 0))   # MariaDB: blank
+        for name in ("buffer_flush_n_to_flush_by_age", "buffer_flush_lsn_avg_rate"):
+            self.assertIn(name, X.METRICS)
+        self.assertIn("SET GLOBAL innodb_monitor_enable = 'buffer_flush_lsn_avg_rate'", X.enable_sql())
+
     def test_a_counter_reset_is_not_a_negative_rate(self):
         out = X.columns(rnd(m_buffer_flush_sync_waits=50), rnd(m_buffer_flush_sync_waits=0), 1.0)
         self.assertEqual(out["sync_flush_waits_ps"], "0.0")
