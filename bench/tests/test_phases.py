@@ -1,5 +1,5 @@
 """lab.phases: the run's my.cnf options, the merge of sysbench's and the
-collector's rows, settle and the durability check against a fake Sql, the
+collector's rows, the durability check against a fake Sql, the
 server start against the fake mysqld, and one whole execute() on a real
 loop device with the fake mysqld, client and sysbench (where the host can
 make devices).
@@ -19,6 +19,7 @@ import unittest
 from unittest import mock
 
 import fakes
+from fakes import FakeSql
 from harness import device
 from harness.resources import Resources, teardown_state
 from harness.server import Binaries
@@ -257,123 +258,6 @@ class MergeRows(Tmp):
             self.assertEqual([a for a in cmd if a.startswith(("--tables", "--table-size"))], [])
             self.assertTrue(cmd[1].endswith("/workloads/tpcc_like.lua"))
         self.assertIn("--threads=%d" % min(10, os.cpu_count()), PH.prepare_cmd(sc, [], "/s"))
-
-
-class FakeSql:
-    """Answers @@global reads from `variables` and the dirty-page count from
-    `dirty` (one value per read); records every statement."""
-
-    def __init__(self, variables, dirty=(), fail_after=None, status=None):
-        self.variables = variables
-        self.dirty = list(dirty)
-        self.statements = []
-        self.fail_after = fail_after
-        # other SHOW GLOBAL STATUS reads: name -> values, one per read (absent: None)
-        self.status = {k: list(v) for k, v in (status or {}).items()}
-
-    def value(self, sql, timeout=60):
-        self.statements.append(sql)
-        if sql.startswith("SELECT @@global."):
-            return self.variables.get(sql[len("SELECT @@global."):])
-        if sql == "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'":
-            if self.fail_after is not None and len(self.statements) > self.fail_after:
-                raise RuntimeError("connection lost")
-            return self.dirty.pop(0)
-        if sql.startswith("SHOW GLOBAL STATUS LIKE '"):
-            values = self.status.get(sql.split("'")[1])
-            return values.pop(0) if values else None
-        raise AssertionError("unexpected " + sql)
-
-    def query(self, sql, timeout=60, check=True):
-        self.statements.append(sql)
-        if sql == "SHOW GLOBAL VARIABLES":
-            return "".join("%s\t%s\n" % kv for kv in sorted(self.variables.items()))
-        return ""
-
-    def sets(self):
-        return [s for s in self.statements if s.startswith("SET GLOBAL")]
-
-
-ORIG = {"innodb_max_dirty_pages_pct_lwm": "10", "innodb_max_dirty_pages_pct": "90"}
-FLUSH_ALL = ["SET GLOBAL innodb_max_dirty_pages_pct_lwm=0", "SET GLOBAL innodb_max_dirty_pages_pct=0"]
-RESTORE = ["SET GLOBAL innodb_max_dirty_pages_pct=90", "SET GLOBAL innodb_max_dirty_pages_pct_lwm=10"]
-
-
-class Settle(unittest.TestCase):
-    def test_flushes_until_clean_then_restores(self):
-        sql = FakeSql(ORIG, dirty=["5000", "100", "0"])
-        slept = []
-        with quiet(), mock.patch.object(PH, "time", mock.Mock(monotonic=time.monotonic, sleep=slept.append)):
-            secs, dirty = PH.settle(sql, 30, "r")
-        self.assertEqual(dirty, "100")                      # <= 100 is clean enough
-        self.assertEqual(slept, [1])                        # it waited once for the flush
-        self.assertEqual(sql.dirty, ["0"])                  # and stopped polling when clean
-        self.assertEqual(sql.sets(), FLUSH_ALL + RESTORE)
-
-    def test_gives_up_at_timeout_and_restores(self):
-        sql = FakeSql(ORIG, dirty=["5000"] * 10)
-        with quiet():
-            secs, dirty = PH.settle(sql, 0, "r")
-        self.assertEqual((secs, dirty), (0.0, None))
-        self.assertEqual(sql.sets(), FLUSH_ALL + RESTORE)
-
-    def test_restores_after_an_error(self):
-        sql = FakeSql(ORIG, dirty=["5000"], fail_after=4)
-        with quiet(), self.assertRaisesRegex(RuntimeError, "connection lost"):
-            PH.settle(sql, 30, "r")
-        self.assertEqual(sql.sets(), FLUSH_ALL + RESTORE)
-
-    def test_unknown_variable_not_restored(self):
-        sql = FakeSql({"innodb_max_dirty_pages_pct": "75"}, dirty=["0"])
-        with quiet():
-            PH.settle(sql, 30, "r")
-        self.assertEqual(sql.sets(), FLUSH_ALL + ["SET GLOBAL innodb_max_dirty_pages_pct=75"])
-
-
-MiB = 2 ** 20
-
-
-def lsns(ages_mb):
-    """MySQL's redo LSN status for these checkpoint ages (one per read)."""
-    return {"Innodb_redo_log_current_lsn": [str(10 ** 9 + int(a * MiB)) for a in ages_mb],
-            "Innodb_redo_log_checkpoint_lsn": [str(10 ** 9)] * len(ages_mb)}
-
-
-class SettleCheckpoint(unittest.TestCase):
-    """Prepare can end with few dirty pages and an old checkpoint (a server
-    that flushed hard during it); settling waits for the checkpoint too."""
-
-    def settle(self, sql, redo_bytes):
-        slept = []
-        with quiet(), mock.patch.object(PH, "time", mock.Mock(monotonic=time.monotonic, sleep=slept.append)):
-            PH.settle(sql, 30, "r", redo_bytes)
-        return slept
-
-    def test_waits_until_the_age_is_small(self):
-        sql = FakeSql(ORIG, dirty=["61"], status=lsns([60, 30, 4, 1]))
-        self.assertEqual(self.settle(sql, 100 * MiB), [1, 1])   # 60 and 30 MB: wait; 4 MB <= 5 %
-        self.assertEqual(sql.status["Innodb_redo_log_current_lsn"], [str(10 ** 9 + MiB)])
-        # the flush-all settings stay until the checkpoint has followed
-        self.assertEqual(sql.sets(), FLUSH_ALL + RESTORE)
-        self.assertEqual(sql.statements[-2:], RESTORE)
-
-    def test_mariadb_checkpoint_age(self):
-        sql = FakeSql(ORIG, dirty=["0"], status={"Innodb_checkpoint_age": [str(50 * MiB), str(MiB)]})
-        self.assertEqual(self.settle(sql, 100 * MiB), [1])
-
-    def test_gives_up_when_the_age_stops_falling(self):
-        sql = FakeSql(ORIG, dirty=["0"], status=lsns([40, 30] + [30] * 20))
-        slept = self.settle(sql, 100 * MiB)
-        self.assertEqual(len(slept), 1 + PH.SETTLE_AGE_STALL)
-        self.assertEqual(sql.sets(), FLUSH_ALL + RESTORE)
-
-    def test_no_age_wait_without_the_redo_capacity_or_while_dirty(self):
-        sql = FakeSql(ORIG, dirty=["0"], status=lsns([60]))
-        self.assertEqual(self.settle(sql, None), [])
-        sql = FakeSql(ORIG, dirty=["5000"] * 40, status=lsns([60]))
-        with quiet(), mock.patch.object(PH, "time", mock.Mock(monotonic=time.monotonic, sleep=lambda s: None)):
-            PH.settle(sql, 0, "r", 100 * MiB)
-        self.assertEqual(len(sql.status["Innodb_redo_log_current_lsn"]), 1)   # never read
 
 
 DURABLE = {"log_bin": "1", "sync_binlog": "1", "innodb_flush_log_at_trx_commit": "1",
