@@ -256,7 +256,7 @@ class MergeRows(Tmp):
         for cmd in (PH.prepare_cmd(sc, [], "/s"), PH.sysbench(spec, "/s", "run", 16)):
             self.assertIn("--warehouses=10", cmd)
             self.assertEqual([a for a in cmd if a.startswith(("--tables", "--table-size"))], [])
-            self.assertTrue(cmd[1].endswith("/workloads/tpcc_like.lua"))
+            self.assertRegex(cmd[1], r"/workloads/tpcc_like\.lua$")
         self.assertIn("--threads=%d" % min(10, os.cpu_count()), PH.prepare_cmd(sc, [], "/s"))
 
 
