@@ -492,20 +492,15 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
                 interval);
   /* No rise while the checkpoint already advances as fast as wanted:
   the last interval's advance (redo generated minus the change of the
-  age) met the last interval's redo rate plus the approach to the
-  target. The window's advance trails it by a few intervals, and on the
-  approach each of them would raise the rate past what holds the age.
-  Both sides read the same interval's redo: the page writes take the
-  device from the commits, so the throughput falls as the rate rises,
-  and against the window's redo rate, which trails that fall, an age
-  already flat at its target would still ask for a rise
-  (ApproachHoldsOnceTheAgeStopsRising). A batch shows in the age
+  age) met the redo rate plus the approach to the target. The window's
+  advance trails it by a few intervals, and on the approach each of them
+  would raise the rate past what holds the age. A batch shows in the age
   only partly by the end of its interval (the age is read as the batch
   ends, and the oldest page of the flush list is often among the last
   written), so on a rising rate the last interval's advance is that of a
   smaller rate: it is scaled by the rise of the flushing over the
   interval before (ApproachAtTheLabsSettledRateTakesNoDip). */
-  const double wanted = generated_now + (m_age - target) / horizon;
+  const double wanted = redo_rate + (m_age - target) / horizon;
   const double advanced_now = generated_now - (age - prev.age) / interval;
   const double flushed_before =
       prev.interval_s > 0 ? prev.flushed / prev.interval_s : 0;
