@@ -24,6 +24,7 @@ from . import bulk_load as B, causes, client as C, report, summary as S
 from .collect import Collector, RunClock, StatusPoller
 from .loader import BulkLoader
 from .settle import settle
+from .shutdown import clean_shutdown
 
 GiB = 1024 ** 3
 LOG_IMAGE_GB = 8        # --log-device: redo plus 10 minutes of binary log at a few thousand trx/s
@@ -71,6 +72,7 @@ class RunSpec:
     log_dev: dict = None    # --log-device: the redo and binary logs' own device class, or None
     log_device_name: str = ""
     config: str = "lab"     # --config: lab or stock (scenarios.CONFIGS)
+    shutdown: str = "discard"   # --shutdown: discard (fast_shutdown=2) or clean (timed)
 
 
 def server_options(b, sc, dev, where, extra, config="lab"):
@@ -432,6 +434,11 @@ def execute(spec):
         table, n = causes.dip_table(rows, spec.sc["warmup"], sla_ms=sla)
         info["dips"] = {"verdict": causes.verdict(rows, spec.sc["warmup"], sla_ms=sla), "table": table, "seconds": n,
                         "kind": causes.dip_kind(rows, spec.sc["warmup"], sla_ms=sla)}
+        if spec.shutdown == "clean":
+            facts, error = clean_shutdown(inst, spec.run_id)
+            info.update(facts)
+            if error:
+                raise RunFailed(error)
         info["status"] = "ok"
     except RunFailed as e:
         info["error"] = str(e)

@@ -9,6 +9,7 @@ import os
 from harness.proc import run_cmd
 
 from . import bulk_load as B
+from . import shutdown as SD
 from . import summary as S
 
 RUN_COLUMNS = ["run_id", "server", "flavour", "config", "threads", "repeat", "status", "server_version",
@@ -28,6 +29,8 @@ def run_columns(infos):
     cols = RUN_COLUMNS + [k for k, _, _ in S.RUN_METRICS + S.CAUSE_METRICS]
     if any(i.get("load") for i in infos):
         cols += B.RUN_COLUMNS
+    if any(i.get("shutdown_s") is not None for i in infos):
+        cols += SD.RUN_COLUMNS
     return cols + ["dip_verdict", "error"]
 
 
@@ -54,7 +57,8 @@ def write_outputs(outdir, infos, all_rows, baseline, command, config=None):
     write_per_second(os.path.join(outdir, "per_second.csv"), all_rows)
     write_runs(os.path.join(outdir, "runs.csv"), infos)
     bases = S.baselines_of(baseline)
-    md = S.summary_markdown(infos, bases) + B.markdown(infos, bases[0] if bases else None)
+    first = bases[0] if bases else None
+    md = S.summary_markdown(infos, bases) + B.markdown(infos, first) + SD.markdown(infos, first)
     with open(os.path.join(outdir, "summary.md"), "w") as f:
         f.write("# bench/run summary\n\nCommand:\n\n    %s\n\n" % command)
         if config:

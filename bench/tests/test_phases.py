@@ -408,6 +408,17 @@ class Execute(Tmp):
         self.assertIn("log-bin=binlog\n", cnf)
         self.assertNotIn("innodb_log_group_home_dir", cnf)
 
+    def test_clean_shutdown_is_timed(self):
+        info, rows, spec, bindir = self.run_fake(shutdown="clean")
+        self.assertEqual(info["status"], "ok", info["error"])
+        self.assertGreaterEqual(info["shutdown_s"], 0)
+        self.assertIsNotNone(info["shutdown_dirty_pages"])
+        queries = fakes.client_queries(spec.arm.binaries.path)
+        self.assertIn("SET GLOBAL innodb_fast_shutdown=1", queries)
+        self.assertNotIn("SET GLOBAL innodb_fast_shutdown=2", queries)   # not the discarding stop
+        with open(os.path.join(spec.rundir, "mysqld.err")) as f:
+            self.assertIn("fake: shutdown complete", f.read())
+
     def test_logs_on_their_own_device(self):
         log_dev = {"about": "test log", "caps": {"write_iops": 1234}}
         info, rows, spec, bindir = self.run_fake(log_dev=log_dev, log_device_name="logclass")

@@ -166,7 +166,7 @@ settings: {{"about": "tiny: 2 tables x 10k rows, multi_insert, 2 clients, 20 s; 
 nothing", "workload": "multi_insert", "tables": 2, "table_size": 10000, "threads": [2], "duration": 20, \
 "warmup": 2, "buffer_pool": "128M", "redo": "64M", "image_gb": 4, "workload_args": ["--inserts_per_trx=2"], \
 "settle_timeout": 60}}
-loop images under {cache}/bench/images; settle after prepare: drain
+loop images under {cache}/bench/images; settle after prepare: drain; shutdown after the run: discard
 config: lab: {lab}
 sysbench prepare: sysbench {bench}/workloads/multi_insert.lua --db-driver=mysql '--mysql-socket=<tmp>/mysqld.sock' \
 --mysql-user=root --mysql-db=sbtest --tables=2 --table-size=10000 --threads={prepare_threads} --inserts_per_trx=2 prepare
@@ -292,7 +292,7 @@ class DryRun(unittest.TestCase):
                         "--settle", "none", "--image-dir", "/dev/shm/x")
         settings = json.loads(out.splitlines()[1][len("settings: "):])
         self.assertEqual((settings["run_args"], settings["sla_ms"]), (["--rate=1800"], 50))
-        self.assertEqual(out.splitlines()[2], "loop images under /dev/shm/x; settle after prepare: none")
+        self.assertEqual(out.splitlines()[2], "loop images under /dev/shm/x; settle after prepare: none; shutdown after the run: discard")
         c = self.cnf(out, "vanilla")
         self.assertEqual((c["innodb_io_capacity"], c["innodb_io_capacity_max"], c["innodb_redo_log_capacity"]),
                          ("200", "400", str(100 * 1024 ** 2)))
