@@ -266,6 +266,14 @@ class DryRun(unittest.TestCase):
         self.assertEqual(self.cnf(out, "steady-on")["innodb_adaptive_flushing_device_capacity_max"], "3000")
         self.assertEqual(self.cnf(out, "steady-off")["innodb_adaptive_flushing_device_capacity_max"], "0")
 
+    def test_rotate_moves_the_first_server_each_repeat(self):
+        args = ("--scenario", "smoke", "--repeat", "3", "--feature", "innodb_adaptive_flushing_device_pacing")
+        plain = [r[0] for r in self.runs(self.main(*args))]
+        self.assertEqual(plain, ["vanilla", "steady-off", "steady-on"] * 3)
+        rotated = [r[0] for r in self.runs(self.main(*args, "--rotate"))]
+        self.assertEqual(rotated, ["vanilla", "steady-off", "steady-on", "steady-off", "steady-on", "vanilla",
+                                   "steady-on", "vanilla", "steady-off"])
+
     def test_feature_refusals(self):
         self.refused(self.cli.BenchError, "leave --servers out", "--scenario", "smoke",
                      "--feature", "innodb_adaptive_flushing_device_pacing", "--servers", "steady")
