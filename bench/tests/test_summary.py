@@ -53,6 +53,18 @@ class SummarizeRun(unittest.TestCase):
         # a 60-second run (the quick shapes) has no such figure
         self.assertIsNone(S.summarize_run(rows([100] * 60), warmup=10)["cv_after_1min"])
 
+    def test_first_percentile_second(self):
+        # 300 measured seconds at 100 TPS with two hiccups (10 and 20) and a
+        # third low second (60): the worst second is the hiccup, the 1st
+        # percentile the third-worst second
+        tps = [0] + [100] * 297 + [10, 20, 60]
+        s = S.summarize_run(rows(tps), warmup=1)
+        self.assertEqual(s["n_seconds"], 300)
+        self.assertEqual(s["worst_tps"], 10)
+        self.assertEqual(s["p1_tps"], 60)
+        # under 100 seconds the 1st percentile is the worst second
+        self.assertEqual(S.summarize_run(rows([0, 100, 40, 90]), warmup=1)["p1_tps"], 40)
+
     def test_sag_between_half_and_70(self):
         # mean 90: 60 is below 63 (70%) but not below 45 (half)
         s = S.summarize_run(rows([0, 100, 100, 100, 60]), warmup=1)
