@@ -187,7 +187,7 @@ double age_target(uint64_t async_mark, uint64_t sync_mark,
       mark + AGE_PAST_ASYNC * static_cast<double>(sync_mark - async_mark);
   if (!(redo_rate > 0)) return half_way;
   const double roomy = static_cast<double>(sync_mark) - AGE_ROOM_S * redo_rate;
-  return std::max(AGE_FLOOR_SHARE * mark, std::min(half_way, roomy));
+  return std::max(mark, std::min(half_way, roomy));
 }
 
 uint64_t overrun_mark(uint64_t async_mark, uint64_t sync_mark,

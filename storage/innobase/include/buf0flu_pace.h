@@ -130,33 +130,20 @@ capacity, both less the free-check margin). */
 constexpr double AGE_PAST_ASYNC = 0.5;
 
 /** Least room the age target leaves below the sync mark, in seconds of
-redo generation. Half the way between the marks is 3% of the redo
-capacity: with innodb_redo_log_capacity at its 100 MB default that is
-about a second of a durable OLTP load's redo (stall lab A: 2.75 MB at
-2.2 MB/s), less than one update interval of the controller (1-1.5 s). A
-deficit of one interval (a burst that slows the page writes, an update
-that comes late) then takes the age into sync-mode flushing, whose
-back-to-back rounds hold it there at the sync mark. Two seconds are more
-than one interval of the controller with its lateness; each second more
-costs page writes on a device near its limit (three seconds fail
-AgeFollowerBacksOffOnALatencyCurve's latency bound). The same room keeps
-the checkpoint in time: the checkpoint age runs ahead of the age by the
-redo written since the last checkpoint (one is asked for at each update),
-and upstream's free-check limit, where commits wait for redo space, is
-about as far above the sync mark as the sync mark is above the async
-mark. When two seconds of redo are more than the marks' spacing the
-target goes below the async mark (FastRedoLeavesRoomForTheCheckpoint), down
-to AGE_FLOOR_SHARE of it. */
+redo generation, but never below the async mark. Half the way between
+the marks is 3% of the redo capacity: with innodb_redo_log_capacity at its
+100 MB default that is about a second of a durable OLTP load's redo (stall
+lab A: 2.75 MB at 2.2 MB/s), less than one update interval of the
+controller (1-1.5 s). A deficit of one interval (a burst that slows the
+page writes, an update that comes late) then takes the age into sync-mode
+flushing, whose back-to-back rounds hold it there at the sync mark. Two
+seconds are more than one interval of the controller with its lateness;
+each second more costs page writes on a device near its limit (three
+seconds fail AgeFollowerBacksOffOnALatencyCurve's latency bound). Not
+below the async mark: there upstream's own flushing turns aggressive,
+and a younger target costs page writes (a page flushed younger has taken
+fewer changes). */
 constexpr double AGE_ROOM_S = 2.0;
-
-/** Lowest age target the room rule sets, share of the async mark. A page
-flushed younger has been dirty for less time and has taken fewer changes:
-at three quarters of the age, at most 4/3 the page writes per
-transaction (where a hot page's changes come at an even rate; fewer where
-most pages take one change before their write). A load that needs more
-room than that needs a larger redo log (innodb_redo_log_capacity), not
-more page writes. */
-constexpr double AGE_FLOOR_SHARE = 0.75;
 
 /** Age target, share of the async mark, when the sync mark is not above
 it (unknown). */
@@ -169,8 +156,8 @@ constexpr double AGE_TARGET_NO_SYNC = 0.95;
                         room rule)
 @return async_mark + AGE_PAST_ASYNC x (sync_mark - async_mark), or
 AGE_TARGET_NO_SYNC x async_mark if the sync mark is not above the async
-mark; at most sync_mark - AGE_ROOM_S x redo_rate, but not below
-AGE_FLOOR_SHARE x async_mark; 0 if the async mark is unknown */
+mark; at most sync_mark - AGE_ROOM_S x redo_rate, but not below the async
+mark; 0 if the async mark is unknown */
 double age_target(uint64_t async_mark, uint64_t sync_mark,
                   double redo_rate = 0);
 
