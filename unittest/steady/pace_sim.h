@@ -131,6 +131,10 @@ struct Engine {
   /** ...and written this many seconds after it is asked for (the log
   checkpointer syncs the data files first; 0: at once). */
   int ckpt_delay{0};
+  /** Also asked for in the seconds between the controller's updates, as
+  after each page cleaner round, from CKPT_ROUND_LEAD_S of redo ahead of
+  the limit. */
+  bool ckpt_between_updates{false};
   /** LSN of the last checkpoint. */
   double ckpt_lsn{0};
   /** Checkpoint age at which user threads wait for redo space (upstream's
@@ -236,13 +240,18 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     /* The checkpointer: upstream's periodic one, and pacing's request. */
     if (eng.ckpt_every > 0) {
       const auto ckpt_age = static_cast<uint64_t>(eng.lsn - eng.ckpt_lsn);
+      const auto wanted = [&](double lead_s) {
+        return buf_flush_pace::checkpoint_wanted(
+            ckpt_age, static_cast<uint64_t>(eng.age), eng.redo_rate,
+            eng.tell_ckpt_limit ? static_cast<uint64_t>(eng.free_check) : 0,
+            static_cast<uint64_t>(eng.async_mark),
+            static_cast<uint64_t>(eng.sync_mark), lead_s);
+      };
       const bool asked =
-          with_controller && eng.request_ckpt && !skipped &&
-          buf_flush_pace::checkpoint_wanted(
-              ckpt_age, static_cast<uint64_t>(eng.age), eng.redo_rate,
-              eng.tell_ckpt_limit ? static_cast<uint64_t>(eng.free_check) : 0,
-              static_cast<uint64_t>(eng.async_mark),
-              static_cast<uint64_t>(eng.sync_mark));
+          with_controller && eng.request_ckpt &&
+          ((!skipped && wanted(buf_flush_pace::CKPT_LEAD_S)) ||
+           (eng.ckpt_between_updates &&
+            wanted(buf_flush_pace::CKPT_ROUND_LEAD_S)));
       if (asked && ckpt_due < 0) ckpt_due = t + eng.ckpt_delay;
       const bool due = ckpt_due >= 0 && t >= ckpt_due;
       if (due || t % eng.ckpt_every == 0) {

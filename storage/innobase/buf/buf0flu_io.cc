@@ -61,6 +61,13 @@ struct Pace_state {
   uint64_t last_wait_free{0};
   /** LSN at the last update, for the redo generated per second. */
   lsn_t last_lsn{0};
+  /** What the checkpoint requests between updates read, as of the last
+  update: the marks, the checkpoint limit (LSN) and the redo generated
+  per second. */
+  uint64_t ckpt_async_mark{0};
+  uint64_t ckpt_sync_mark{0};
+  lsn_t ckpt_limit{0};
+  double ckpt_redo_rate{0};
   /** Pages the page cleaner flushed from the flush lists since the last
   update. */
   uint64_t list_flushed{0};
@@ -235,6 +242,7 @@ void start(Clock::time_point now) {
   pace.last_writes = os_write_stats::read();
   pace.last_wait_free = srv_stats.buf_pool_wait_free;
   pace.last_lsn = log_get_lsn(*log_sys);
+  pace.ckpt_async_mark = 0; /* no checkpoint request before an update */
   pace.list_flushed = 0;
   pace.upstream = 0;
   pace.sync_flushed = 0;
@@ -273,6 +281,23 @@ lsn_t adaptive_flushing_lwm_age() {
   lsn_t free_check_limit = 0, dirty_age_limit = 0;
   log_files_capacity_get_limits(*log_sys, free_check_limit, dirty_age_limit);
   return static_cast<lsn_t>(srv_adaptive_flushing_lwm * free_check_limit / 100);
+}
+
+/** Asks the log checkpointer for a checkpoint if
+buf_flush_pace::checkpoint_wanted() says so, with the marks, limit and redo
+rate of the last update.
+@param[in]  lsn      the current LSN
+@param[in]  lsn_age  checkpoint_age(lsn)
+@param[in]  lead_s   seconds of redo ahead of the limit to ask from */
+void request_checkpoint_if_due(lsn_t lsn, lsn_t lsn_age, double lead_s) {
+  const lsn_t ckpt_lsn = log_sys->last_checkpoint_lsn.load();
+  if (buf_flush_pace::checkpoint_wanted(
+          lsn > ckpt_lsn ? lsn - ckpt_lsn : 0, lsn_age, pace.ckpt_redo_rate,
+          pace.ckpt_limit, pace.ckpt_async_mark, pace.ckpt_sync_mark,
+          lead_s)) {
+    log_request_checkpoint(*log_sys, false);
+    status.checkpoints.fetch_add(1);
+  }
 }
 
 /** Observe the last interval and let the controller decide. */
@@ -333,19 +358,15 @@ void update(Clock::time_point now) {
   checkpoint age nears the point where it is late: user threads wait for
   redo space at the free-check limit, and upstream's checkpointer takes
   over from its aggressive-checkpoint age. */
-  const lsn_t ckpt_lsn = log_sys->last_checkpoint_lsn.load();
-  const lsn_t ckpt_limit = std::min<lsn_t>(
+  pace.ckpt_async_mark = obs.async_mark;
+  pace.ckpt_sync_mark = obs.sync_mark;
+  pace.ckpt_limit = std::min<lsn_t>(
       free_check_limit, log_sys->m_capacity.aggressive_checkpoint_min_age());
-  const double redo_rate =
+  pace.ckpt_redo_rate =
       lsn > pace.last_lsn && obs.interval_s > 0
           ? static_cast<double>(lsn - pace.last_lsn) / obs.interval_s
           : 0;
-  if (buf_flush_pace::checkpoint_wanted(
-          lsn > ckpt_lsn ? lsn - ckpt_lsn : 0, obs.lsn_age, redo_rate,
-          ckpt_limit, obs.async_mark, obs.sync_mark)) {
-    log_request_checkpoint(*log_sys, false);
-    status.checkpoints.fetch_add(1);
-  }
+  request_checkpoint_if_due(lsn, obs.lsn_age, buf_flush_pace::CKPT_LEAD_S);
 
   pace.last_update = now;
   pace.last_writes = writes;
@@ -482,6 +503,13 @@ std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
 void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   if (!pace.on) return;
   pace.wakeup.round(seconds(Clock::now()));
+  /* Between updates too: at a fast redo rate the checkpoint age reaches
+  the limit within one update interval (buf_flush_pace::CKPT_ROUND_LEAD_S). */
+  if (pace.ckpt_async_mark != 0) {
+    const lsn_t lsn = log_get_lsn(*log_sys);
+    request_checkpoint_if_due(lsn, checkpoint_age(lsn),
+                              buf_flush_pace::CKPT_ROUND_LEAD_S);
+  }
   pace.list_flushed += n_list;
   if (pace.iter_sync) pace.sync_flushed += n_list;
   /* Pages beyond upstream's target, over all the slices of the target. */

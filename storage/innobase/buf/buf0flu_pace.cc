@@ -201,7 +201,7 @@ uint64_t overrun_mark(uint64_t async_mark, uint64_t sync_mark,
 
 bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, double redo_rate,
                        uint64_t ckpt_limit, uint64_t async_mark,
-                       uint64_t sync_mark) {
+                       uint64_t sync_mark, double lead_s) {
   if (async_mark == 0) return false;
   const double mark = static_cast<double>(async_mark);
   const double target =
@@ -210,7 +210,7 @@ bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, double redo_rate,
       ckpt_limit == 0
           ? target
           : std::max(target, static_cast<double>(ckpt_limit) -
-                                 CKPT_LEAD_S * std::max(0.0, redo_rate));
+                                 lead_s * std::max(0.0, redo_rate));
   if (static_cast<double>(ckpt_age) < ask_at) return false;
   /* With no dirty page the checkpoint can advance to the current LSN. */
   const double advance = static_cast<double>(ckpt_age) -

@@ -322,6 +322,19 @@ written a second after it is asked for; with two, stall lab A had
 redo-space waits after four seconds without a checkpoint. */
 constexpr double CKPT_LEAD_S = 3.0;
 
+/** Seconds of redo ahead of the checkpoint limit a checkpoint is asked for
+between the controller's updates, after each page cleaner round (about ten
+a second while pacing slices the second). Where the redo fills the room
+between the age target and the limit in less than an update interval
+(stall lab A under oltp_write_only: 8 MB/s, 1.4 s of redo) a checkpoint at
+each update leaves the checkpoint age at the limit whenever two updates
+come 1.5 s apart (redo-space waits in a third of the seconds); checked
+after each round it is asked for one second of redo ahead, time for the
+log checkpointer to sync the data files and write it. Not earlier: at such
+rates a checkpoint asked for from the target on would come several times
+a second, each syncing the data files. */
+constexpr double CKPT_ROUND_LEAD_S = 1.0;
+
 /** Whether to ask the log checkpointer for a checkpoint now. Under load
 upstream's checkpointer writes one only every seven
 innodb_log_checkpoint_every periods (SRV_MASTER_CHECKPOINT_INTERVAL in
@@ -349,10 +362,13 @@ is asked for from the age target on.
                         (0: unknown)
 @param[in]  async_mark  as in Observation (0: unknown, never asks)
 @param[in]  sync_mark   as in Observation
+@param[in]  lead_s      seconds of redo ahead of the limit it is asked for
+                        from (CKPT_LEAD_S at the controller's updates,
+                        CKPT_ROUND_LEAD_S between them)
 @return true to request a checkpoint */
 bool checkpoint_wanted(uint64_t ckpt_age, uint64_t lsn_age, double redo_rate,
                        uint64_t ckpt_limit, uint64_t async_mark,
-                       uint64_t sync_mark);
+                       uint64_t sync_mark, double lead_s = CKPT_LEAD_S);
 
 /** Flush rate that brings the checkpoint age to a target.
 
