@@ -504,11 +504,20 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   if (!pace.on) return;
   pace.wakeup.round(seconds(Clock::now()));
   /* Between updates too: at a fast redo rate the checkpoint age reaches
-  the limit within one update interval (buf_flush_pace::CKPT_ROUND_LEAD_S). */
+  the limit within one update interval (buf_flush_pace::CKPT_ROUND_LEAD_S).
+  Below the limit less that lead no checkpoint is wanted
+  (checkpoint_wanted() asks from no earlier), so the oldest modification,
+  which takes every instance's flush list mutex, is read only past it. */
   if (pace.ckpt_async_mark != 0) {
     const lsn_t lsn = log_get_lsn(*log_sys);
-    request_checkpoint_if_due(lsn, checkpoint_age(lsn),
-                              buf_flush_pace::CKPT_ROUND_LEAD_S);
+    const lsn_t ckpt_lsn = log_sys->last_checkpoint_lsn.load();
+    const double ckpt_age = lsn > ckpt_lsn ? lsn - ckpt_lsn : 0;
+    if (pace.ckpt_limit == 0 ||
+        ckpt_age + buf_flush_pace::CKPT_ROUND_LEAD_S * pace.ckpt_redo_rate >=
+            static_cast<double>(pace.ckpt_limit)) {
+      request_checkpoint_if_due(lsn, checkpoint_age(lsn),
+                                buf_flush_pace::CKPT_ROUND_LEAD_S);
+    }
   }
   pace.list_flushed += n_list;
   if (pace.iter_sync) pace.sync_flushed += n_list;
