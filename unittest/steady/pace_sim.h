@@ -16,6 +16,7 @@ environment to print every second of a run. */
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <random>
 #include <vector>
 
@@ -69,6 +70,59 @@ struct Device {
     }
     *latency_us = lat;
     return served;
+  }
+};
+
+/** The flush list as a FIFO of dirty pages ordered by their oldest
+modification (Engine::list): a page becomes dirty when a transaction
+first changes it after it was last written, and leaves the list when the
+page cleaner writes it, oldest first. A load that changes a fixed set of
+`hot_pages` pages, each every `touch_s` seconds on average, puts back
+into the list within seconds every page it writes: the pages written in
+one second come back together, and one age later they are the oldest
+again. The advance a page write gives the checkpoint is then not a
+property of the load but of the flushing one age before (stall lab A
+under oltp_insert, whose secondary index's leaves are all dirty). */
+struct Flush_list {
+  bool on{false};
+  /** Pages the load changes. */
+  double hot_pages{25000};
+  /** Mean seconds between two changes of one of them. */
+  double touch_s{4};
+  /** Oldest first: {LSN of the first change, pages}. */
+  std::deque<std::pair<double, double>> buckets;
+  double pages{0};
+
+  /** One step of `dt` seconds ending at `lsn`, `flush` pages written
+  from the oldest. @return pages written */
+  double step(double lsn, double dt, double flush) {
+    double written = 0;
+    while (flush > written && !buckets.empty()) {
+      auto &b = buckets.front();
+      const double take = std::min(b.second, flush - written);
+      b.second -= take;
+      written += take;
+      if (b.second <= 1e-9) buckets.pop_front();
+    }
+    pages -= written;
+    const double dirtied =
+        std::max(0.0, hot_pages - pages) * (1 - std::exp(-dt / touch_s));
+    buckets.emplace_back(lsn, dirtied);
+    pages += dirtied;
+    return written;
+  }
+  /** @return the age of the oldest dirty page at `lsn` (0: none) */
+  double age(double lsn) const {
+    return buckets.empty() ? 0 : lsn - buckets.front().first;
+  }
+  /** @return dirty pages first changed before `lsn` */
+  double older_than(double lsn) const {
+    double n = 0;
+    for (const auto &b : buckets) {
+      if (b.first >= lsn) break;
+      n += b.second;
+    }
+    return n;
   }
 };
 
@@ -158,6 +212,9 @@ struct Engine {
   double sync_latency_factor{6};
   /** Writes submitted and not completed at the end of the last second. */
   double in_flight{0};
+  /** on: the age and the dirty pages come from this flush list, not from
+  `need` and `dirtied` (the list's pages are the pool's dirty pages). */
+  Flush_list list;
   std::mt19937 rng{7};
 };
 
@@ -166,6 +223,28 @@ inline double age_target(const Engine &e) {
   return buf_flush_pace::age_target(static_cast<uint64_t>(e.async_mark),
                                     static_cast<uint64_t>(e.sync_mark),
                                     e.redo_rate);
+}
+
+/** Flush-list pages an age of `age` holds at the density `need` pages
+per second's redo (with write combining, the density the load has at
+that age). */
+inline double need_at(const Engine &e, double age) {
+  if (e.combining > 0 && age > 0) {
+    return e.need * std::pow(e.async_mark / std::max(age, 0.1 * e.async_mark),
+                             e.combining);
+  }
+  return e.need;
+}
+
+/** The dirty pages the controller is told: the flush list's when it is
+modelled (Engine::list), the pool's share when the dirty pages are
+(Engine::dirtied), else the list the age implies, `need_at()` pages per
+second's redo over the age (dirty_pct is then the tests' knob for the
+dirty-page pressure only). */
+inline double list_pages(const Engine &e) {
+  if (e.list.on) return e.list.pages;
+  if (e.dirtied > 0) return e.dirty_pct / 100 * e.pool_pages;
+  return e.age / e.redo_rate * need_at(e, e.age);
 }
 
 /** Most the age may reach settled or on an approach: its transients use no
@@ -276,8 +355,7 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
       obs.dirty_pct = eng.dirty_pct;
       obs.pool_pages =
           eng.tell_pool ? static_cast<uint64_t>(eng.pool_pages) : 0;
-      obs.dirty_pages =
-          static_cast<uint64_t>(eng.dirty_pct / 100 * eng.pool_pages);
+      obs.dirty_pages = static_cast<uint64_t>(list_pages(eng));
       obs.free_pages = static_cast<uint64_t>(eng.free_pages);
       obs.instance_pages =
           static_cast<uint64_t>(eng.pool_pages / eng.instances);
@@ -291,9 +369,11 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     double sync_pages = 0;
     if (in_sync) {
       const double to = eng.sync_mark - 3 * eng.redo_rate;
-      sync_pages =
-          std::min(eng.sync_pages_ps,
-                   eng.need * (eng.age - to + eng.redo_rate) / eng.redo_rate);
+      sync_pages = std::min(
+          eng.sync_pages_ps,
+          eng.list.on
+              ? eng.list.older_than(eng.lsn + eng.redo_rate - to)
+              : eng.need * (eng.age - to + eng.redo_rate) / eng.redo_rate);
     }
     const double sync_share = sync_pages / eng.sync_pages_ps;
     const double up = sync_pages + (1 - sync_share) * upstream_target(cfg, eng);
@@ -320,18 +400,25 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     /* The page cleaner gets its share of what the device served. */
     const double flushed = offered > 0 ? served * target / offered : 0;
 
-    double need = eng.need;
-    if (eng.combining > 0 && eng.age > 0) {
-      need *= std::pow(eng.async_mark / std::max(eng.age, 0.1 * eng.async_mark),
-                       eng.combining);
-    }
+    const double need = need_at(eng, eng.age);
     const double generated =
         eng.redo_rate * std::max(0.1, 1 - eng.flush_cost * flushed);
-    eng.lsn += generated;
-    double advance = flushed / need * eng.redo_rate;
-    if (eng.flush_lag) std::swap(advance, eng.pending_advance);
-    eng.age += generated - advance;
-    eng.age = std::max(eng.age, 0.0);
+    if (eng.list.on) {
+      /* In tenths of a second: the writes and the changes interleave. */
+      constexpr int STEPS = 10;
+      for (int i = 0; i < STEPS; ++i) {
+        eng.lsn += generated / STEPS;
+        eng.list.step(eng.lsn, 1.0 / STEPS, flushed / STEPS);
+      }
+      eng.age = eng.list.age(eng.lsn);
+      eng.dirty_pct = 100 * eng.list.pages / eng.pool_pages;
+    } else {
+      eng.lsn += generated;
+      double advance = flushed / need * eng.redo_rate;
+      if (eng.flush_lag) std::swap(advance, eng.pending_advance);
+      eng.age += generated - advance;
+      eng.age = std::max(eng.age, 0.0);
+    }
     if (eng.age >= eng.sync_mark) r.sync_seconds++;
     if (eng.age >= eng.async_mark) r.async_seconds++;
     if (eng.ckpt_every > 0) {
@@ -339,7 +426,7 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
       if (r.ckpt_age.back() >= eng.free_check) r.redo_wait_seconds++;
     }
 
-    if (eng.dirtied > 0 && eng.pool_pages > 0) {
+    if (!eng.list.on && eng.dirtied > 0 && eng.pool_pages > 0) {
       const double dirty = eng.dirty_pct / 100 * eng.pool_pages + eng.dirtied -
                            flushed - lru_writes;
       eng.dirty_pct = std::clamp(100 * dirty / eng.pool_pages, 0.0, 99.0);

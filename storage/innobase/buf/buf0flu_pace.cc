@@ -152,6 +152,27 @@ load, where upstream flushes as fast as the device takes anyway; at
 RATE_UP a load step holds the age at the sync mark twice as long
 (FollowsALoadStep). */
 constexpr double RATE_UP_OVERRUN = 0.5;
+/** Weight of the flush list's mean LSN span per page in the advance a
+page write gives the checkpoint (lsn_per_page()); the rest is the
+advance the last intervals' flushing showed at the list's tail. A load
+that changes the same pages over and over (oltp_insert's secondary
+index, whose leaves are all dirty) puts every page written back into the
+list within seconds, so the pages at the tail are those written one age
+before: the tail's advance a page echoes the flushing of one age ago,
+and a rate set from it alone swings with that echo, into sync-mode
+rounds at the top of each swing (InsertMixEchoDoesNotSwing). Over the
+whole list the span per page is what holds the age in a steady state
+(Little's law: the pages in the list are those dirtied over one age),
+but it does not see a tail that is denser or sparser than the list for
+other reasons (a cold start's first pages, LRU evictions from the list);
+at 0.75 a sudden age step with no more dirty pages
+(SmallRedoLeavesRoomForAStall) already reaches the sync mark. */
+constexpr double LIST_WEIGHT = 0.5;
+/** The list's span per page is read within this factor of the tail's: a
+page held dirty for long (a latch, a page pinned by a long operation)
+makes the age long for a list of few pages, and the rate must not drop
+by more than half for it. */
+constexpr double LIST_SPAN = 4;
 
 double clamp01(double v) {
   if (!(v > 0)) return 0; /* also NaN */
@@ -233,6 +254,14 @@ double ckpt_rate(double flushed, double generated, double lsn_per_page,
       std::max(flushed, step_from) * std::pow(1 + rate_up, seconds);
   if (!(lsn_per_page > 0)) return hi; /* flushing advanced nothing */
   return std::clamp(want / lsn_per_page, lo, hi);
+}
+
+double lsn_per_page(double tail, double lsn_age, uint64_t list_pages) {
+  if (!(tail > 0) || !(lsn_age > 0) || list_pages == 0) return tail;
+  const double list = std::clamp(lsn_age / static_cast<double>(list_pages),
+                                 tail / LIST_SPAN, tail * LIST_SPAN);
+  return std::exp(LIST_WEIGHT * std::log(list) +
+                  (1 - LIST_WEIGHT) * std::log(tail));
 }
 
 double dirty_pressure(double dirty_pct, double lwm_pct, double max_pct) {
@@ -455,8 +484,9 @@ void Controller::follow_age(const Config &cfg, const Observation &obs) {
   const double advanced = generated - (age - oldest.age) / seconds;
   const double flushed_now =
       std::max(static_cast<double>(cfg.io_capacity), list_rate);
-  const double per_page =
+  const double tail_per_page =
       pages > 0 ? advanced / (pages / seconds) : 0; /* 0: advanced nothing */
+  const double per_page = lsn_per_page(tail_per_page, age, obs.dirty_pages);
   const double target =
       age_target(obs.async_mark, obs.sync_mark, m_redo_rate);
   const bool below = m_age < target;

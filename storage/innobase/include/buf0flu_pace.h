@@ -55,7 +55,10 @@ Free Software Foundation.
    measures how far the checkpoint advanced per flush-list page over the
    last seven intervals (redo generated minus the change of the age, over
    the pages flushed; LRU pages are chosen by recency, not age, and do not
-   count), and sets the rate that advances it by the redo generated plus
+   count), weighs it equally with the flush list's mean age span per
+   page (lsn_per_page(): the tail's advance alone echoes the flushing of
+   one age before where the load dirties the pages it just wrote again),
+   and sets the rate that advances it by the redo generated plus
    the gap to the target over four seconds (twelve from below, so that
    the rate has ramped up when the age gets there), by a bounded step
    a second, however long the interval (x0.8 .. x1.14 of what was
@@ -398,6 +401,16 @@ wanted */
 double ckpt_rate(double flushed, double generated, double lsn_per_page,
                  double age, double target, double horizon_s, double step_from,
                  double rate_up, double interval_s = 1);
+
+/** The checkpoint advance, LSN, one more flush-list page written gives.
+@param[in]  tail        the advance per page the last intervals'
+                        flushing showed (0: none seen)
+@param[in]  lsn_age     current LSN minus the oldest modification
+@param[in]  list_pages  pages in the flush lists
+@return the weighted geometric mean (LIST_WEIGHT) of `tail` and the
+list's mean span per page, lsn_age / list_pages, the latter held within
+LIST_SPAN of `tail`; `tail` if either is unknown */
+double lsn_per_page(double tail, double lsn_age, uint64_t list_pages);
 
 /** Dirty-page pressure: 0 at or below the larger of lwm and max - 4
 points, 1 at or above max, linear between (NaN gives 0). Below that band
