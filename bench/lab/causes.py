@@ -32,6 +32,8 @@ import statistics
 METRICS = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest_approx",
            "log_max_modified_age_async", "log_max_modified_age_sync",
            "log_on_file_space_waits", "buffer_flush_sync_waits", "buffer_flush_sync_total_pages",
+           # sync-mode rounds (batches): with the pages, how large and how many a second
+           "buffer_flush_sync",
            "buffer_LRU_get_free_waits", "buffer_LRU_single_flush_num_scan",
            "buffer_LRU_batch_flush_total_pages",
            # Steady's device-paced flushing (enabled at startup; absent elsewhere)
@@ -55,6 +57,7 @@ PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status
 
 # Per-second columns this module fills (lab.summary.PER_SECOND_COLUMNS).
 COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
+           "sync_flush_rounds_ps",
            "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
            "free_pages", "oldest_async_pct", "pace_budget", "pace_capability", "pace_write_lat_us",
            "pace_p_ckpt", "pace_p_dirty", "pace_lru_depth", "pace_baseline_us", "checkpoints_ps",
@@ -77,6 +80,7 @@ LEVELS = {"pace_budget": PREFIX + "buffer_flush_pace_budget",
 RATES = {"redo_space_waits_ps": PREFIX + "log_on_file_space_waits",
          "sync_flush_waits_ps": PREFIX + "buffer_flush_sync_waits",
          "sync_flush_pages_ps": PREFIX + "buffer_flush_sync_total_pages",
+         "sync_flush_rounds_ps": PREFIX + "buffer_flush_sync",
          "free_waits_ps": PREFIX + "buffer_lru_get_free_waits",
          "single_flushes_ps": PREFIX + "buffer_lru_single_flush_num_scan",
          "lru_flush_pages_ps": PREFIX + "buffer_lru_batch_flush_total_pages",

@@ -33,7 +33,7 @@ PER_SECOND_COLUMNS = [
     "host_w_iops", "host_util_pct",
     # stall causes from INNODB_METRICS and status (lab.causes)
     "ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
-    "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
+    "sync_flush_rounds_ps", "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
     "free_pages", "oldest_async_pct",
     # Steady's device-paced flushing: budget and capability (pages/s), page
     # write latency (us), checkpoint-age and dirty-page pressure (0-100) and

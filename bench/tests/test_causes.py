@@ -60,16 +60,18 @@ class Columns(unittest.TestCase):
 
     def test_rates(self):
         prev = rnd(m_log_on_file_space_waits=1, m_buffer_flush_sync_waits=10, m_buffer_flush_sync_total_pages=1000,
+                   m_buffer_flush_sync=7,
                    m_buffer_lru_get_free_waits=0, m_buffer_lru_single_flush_num_scan=5,
                    m_buffer_lru_batch_flush_total_pages=100, innodb_buffer_pool_wait_free=3,
                    innodb_buffer_pool_pages_free=500)
         cur = rnd(m_log_on_file_space_waits=61, m_buffer_flush_sync_waits=30, m_buffer_flush_sync_total_pages=5000,
+                  m_buffer_flush_sync=12,
                   m_buffer_lru_get_free_waits=8, m_buffer_lru_single_flush_num_scan=5,
                   m_buffer_lru_batch_flush_total_pages=2100, innodb_buffer_pool_wait_free=7,
                   innodb_buffer_pool_pages_free=0)
         out = X.columns(prev, cur, 2.0)
         self.assertEqual(out, {"redo_space_waits_ps": "30.0", "sync_flush_waits_ps": "10.0",
-                               "sync_flush_pages_ps": "2000.0",
+                               "sync_flush_pages_ps": "2000.0", "sync_flush_rounds_ps": "2.5",
                                "free_waits_ps": "4.0", "single_flushes_ps": "0.0",
                                "lru_flush_pages_ps": "1000.0", "wait_free_ps": "2.0", "free_pages": "0"})
 
