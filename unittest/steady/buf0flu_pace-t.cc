@@ -1780,6 +1780,17 @@ TEST(FlushPaceClosedLoop, SmallRedoLeavesRoomForAStall) {
   EXPECT_GT(target, eng.async_mark);
 }
 
+/** Stall lab A's redo log as the controller sees it: the async mark
+72.6 MB, the sync mark 78.2 MB, the free-check limit 83.9 MB (the marks
+less the free-check margin). */
+Engine lab_a_marks() {
+  Engine eng;
+  eng.async_mark = 72.6e6;
+  eng.sync_mark = 78.2e6;
+  eng.free_check = 83.9e6;
+  return eng;
+}
+
 /* Stall lab A's data and redo log under sysbench oltp_write_only: 8 MB of
 redo a second, marks as the controller sees them (async 72.6 MB, sync
 78.2 MB, free-check limit 83.9 MB), 4,400 pages a second to hold the age
@@ -1794,10 +1805,7 @@ ahead of the limit, it never does, with the age where it was and no more
 page writes. */
 TEST(FlushPaceClosedLoop, FastRedoCheckpointsBetweenUpdates) {
   const Device dev = lab_a_device();
-  Engine eng;
-  eng.async_mark = 72.6e6;
-  eng.sync_mark = 78.2e6;
-  eng.free_check = 83.9e6;
+  Engine eng = lab_a_marks();
   eng.redo_rate = 8e6;
   eng.need = 4400;
   eng.combining = 0.5;
@@ -1832,10 +1840,7 @@ own writes, flushing that takes throughput from the transactions, and a
 flush list that the load fills with the same 25,000 pages (the secondary
 index's leaves), each changed every four seconds (Flush_list). */
 Engine lab_a_insert() {
-  Engine eng;
-  eng.async_mark = 72.6e6;
-  eng.sync_mark = 78.2e6;
-  eng.free_check = 83.9e6;
+  Engine eng = lab_a_marks();
   eng.redo_rate = 2.9e6;
   eng.flush_cost = 0.00015;
   eng.skip_update_every = 3;
