@@ -210,6 +210,20 @@ struct Engine {
   bool sync_rounds{false};
   double sync_pages_ps{2400};
   double sync_latency_factor{6};
+  /** With sync_rounds: 9.7.2's rounds stop at the sync mark itself, not
+  three seconds of redo below it: in sync mode its average redo rate
+  falls to nothing (buf_flush_pace::sync_past_limit()), and the rounds
+  flush only the pages older than the mark, back to back for the whole
+  second. Pacing's rounds carry a slice of the budget each past that limit
+  while sync_past_limit() lets them. Every sync_pin_s seconds in sync mode
+  a refresh over a whole second lets one second's rounds reach three
+  seconds below the mark (the lab: after 12-20 s). */
+  bool sync_pins{false};
+  int sync_pin_s{20};
+  /** Seconds in sync mode so far (sync_pins). */
+  int pinned_s{0};
+  /** The page cleaner flushes nothing this second (a stall). */
+  bool cleaner_stalled{false};
   /** Writes submitted and not completed at the end of the last second. */
   double in_flight{0};
   /** on: the age and the dirty pages come from this flush list, not from
@@ -365,22 +379,52 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
     /* 9.7.2's sync mode: the rounds flush towards three seconds of redo
     below the sync mark, as fast as they complete, for their share of the
     second. */
-    const bool in_sync = eng.sync_rounds && eng.age >= eng.sync_mark;
+    /* Pinned rounds hold the age at the mark all through the second; a
+    whole second's step ends a little below it, by what the second's
+    redo fell short: within half a second of redo of the mark counts as
+    at it. */
+    const bool in_sync =
+        eng.sync_rounds &&
+        (eng.age >= eng.sync_mark ||
+         (eng.sync_pins && eng.pinned_s > 0 &&
+          eng.age >= eng.sync_mark - 0.5 * eng.redo_rate));
+    eng.pinned_s = in_sync ? eng.pinned_s + 1 : 0;
+    const bool pinned =
+        in_sync && eng.sync_pins && eng.pinned_s % eng.sync_pin_s != 0;
     double sync_pages = 0;
     if (in_sync) {
-      const double to = eng.sync_mark - 3 * eng.redo_rate;
+      const double to =
+          eng.sync_mark - (pinned ? 0 : 3) * eng.redo_rate;
       sync_pages = std::min(
           eng.sync_pages_ps,
           eng.list.on
               ? eng.list.older_than(eng.lsn + eng.redo_rate - to)
               : eng.need * (eng.age - to + eng.redo_rate) / eng.redo_rate);
     }
-    const double sync_share = sync_pages / eng.sync_pages_ps;
+    if (pinned && with_controller) {
+      /* Ten rounds a second; those that sync_past_limit() lets carry a
+      slice of the budget from the oldest page on, the pages older than
+      the mark among them. */
+      uint64_t past = 0;
+      for (int i = 0; i < 10; ++i) {
+        if (buf_flush_pace::sync_past_limit(d.budget, i / 10.0, past)) {
+          past += buf_flush_pace::round_target(0, d.budget, true);
+        }
+      }
+      sync_pages = std::max(
+          sync_pages, std::min(eng.sync_pages_ps, static_cast<double>(past)));
+    }
+    if (eng.cleaner_stalled) sync_pages = 0;
+    /* Pinned, the rounds run back to back for the whole second. */
+    const double sync_share =
+        pinned ? 1.0 : sync_pages / eng.sync_pages_ps;
     const double up = sync_pages + (1 - sync_share) * upstream_target(cfg, eng);
     const double target =
-        sync_pages +
-        (1 - sync_share) * std::max(upstream_target(cfg, eng),
-                                    static_cast<double>(d.budget));
+        eng.cleaner_stalled
+            ? 0
+            : sync_pages + (1 - sync_share) *
+                               std::max(upstream_target(cfg, eng),
+                                        static_cast<double>(d.budget));
 
     /* The LRU batch refills the free list once per second. */
     const double lru_target = static_cast<double>(lru_depth) * eng.instances;

@@ -77,6 +77,15 @@ struct Pace_state {
   uint64_t sync_flushed{0};
   /** The current iteration is a sync flush round. */
   bool iter_sync{false};
+  /** The current sync flush round flushes its target past upstream's LSN
+  limit (buf_flush_pace::sync_past_limit()). */
+  bool iter_past_limit{false};
+  /** The window of sync flush rounds that sync_past_limit() reads: when
+  its first round started (seconds on Clock, negative: no sync round since
+  the last round outside sync flush) and the flush-list pages its rounds
+  flushed. */
+  double sync_window_s{-1};
+  uint64_t sync_window_flushed{0};
   /** The coordinator ran a round with no server activity since the last
   update. */
   bool idle{false};
@@ -257,6 +266,7 @@ void stop() {
   pace.controller.reset();
   pace.slicer = buf_flush_pace::Slicer();
   pace.sliced = false;
+  pace.sync_window_s = -1;
   lru_depth.store(0);
   status.updated.store(false);
   MONITOR_SET(MONITOR_FLUSH_PACE_BUDGET, 0);
@@ -425,6 +435,7 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   pace.iter_list = 0;
   pace.iter_beyond = 0;
   pace.iter_sync = sync_flush;
+  pace.iter_past_limit = false;
   /* A new iteration: its whole target is split by age until it is cut. */
   pace.sliced = false;
   if (!srv_adaptive_flushing_device_pacing) {
@@ -436,6 +447,18 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
     start(now);
   } else if (now - pace.last_update >= UPDATE_INTERVAL) {
     update(now);
+  }
+  if (sync_flush) {
+    const double now_s = seconds(now);
+    if (pace.sync_window_s < 0 || now_s - pace.sync_window_s >= 1.0) {
+      pace.sync_window_s = now_s;
+      pace.sync_window_flushed = 0;
+    }
+    pace.iter_past_limit = buf_flush_pace::sync_past_limit(
+        pace.controller.last().budget, now_s - pace.sync_window_s,
+        pace.sync_window_flushed);
+  } else {
+    pace.sync_window_s = -1;
   }
   /* A sync round keeps upstream's whole target: no age or limits to read. */
   const ulint kept =
@@ -520,7 +543,10 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
     }
   }
   pace.list_flushed += n_list;
-  if (pace.iter_sync) pace.sync_flushed += n_list;
+  if (pace.iter_sync) {
+    pace.sync_flushed += n_list;
+    pace.sync_window_flushed += n_list;
+  }
   /* Pages beyond upstream's target, over all the slices of the target. */
   pace.iter_list += n_list;
   const ulint beyond = std::min(pace.iter_list, pace.iter_target) -
@@ -533,6 +559,10 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
       lru_depth.load(std::memory_order_relaxed) > srv_LRU_scan_depth) {
     MONITOR_INC_VALUE(MONITOR_FLUSH_PACE_LRU_PAGES, n_lru);
   }
+}
+
+lsn_t buf_flush_pace_sync_limit(lsn_t lsn_limit) {
+  return pace.on && pace.iter_past_limit ? LSN_MAX : lsn_limit;
 }
 
 ulint buf_flush_pace_lru_depth() {

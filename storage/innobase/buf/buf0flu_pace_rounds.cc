@@ -50,6 +50,14 @@ uint64_t round_target(uint64_t upstream, uint64_t budget, bool sync_flush) {
   return std::max(upstream, (budget + MAX_SLICES - 1) / MAX_SLICES);
 }
 
+bool sync_past_limit(uint64_t budget, double since_s, uint64_t flushed) {
+  if (budget == 0) return false;
+  const double due =
+      static_cast<double>(budget) * (std::clamp(since_s, 0.0, 1.0) +
+                                     1.0 / MAX_SLICES);
+  return static_cast<double>(flushed) < due;
+}
+
 uint64_t Slicer::first(uint64_t n_pages, double now_s) {
   m_start = now_s;
   m_count = static_cast<unsigned>(

@@ -60,6 +60,16 @@ second. Page cleaner coordinator only.
 @return the target; below n_pages only below the low-water mark */
 ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush);
 
+/** The LSN limit of a sync flush round: upstream's, or none (LSN_MAX) when
+the round carries device pacing's budget past it, from the oldest page on
+(buf_flush_pace::sync_past_limit(): upstream's limit stays at the sync
+mark while its average redo rate is near 0 in sync mode, and the age with
+it). Call after buf_flush_pace_target() for the round. Page cleaner
+coordinator only.
+@param[in]  lsn_limit  upstream's limit for the sync flush round
+@return the limit the round flushes to */
+lsn_t buf_flush_pace_sync_limit(lsn_t lsn_limit);
+
 /** Spread the second's device-paced flush target over the second
 (buf0flu_pace.h, Slicer), outside sync flush. Page cleaner coordinator
 only.

@@ -146,6 +146,31 @@ tenth of a second at the budget's rate.
 @return the round's target, never below upstream */
 uint64_t round_target(uint64_t upstream, uint64_t budget, bool sync_flush);
 
+/** Whether a sync flush round flushes its whole target (round_target())
+from the oldest pages on, past upstream's LSN limit for the round.
+
+Upstream's sync round stops at the sync mark plus three seconds of its
+average redo rate (buf_flush_lsn_scan_factor x lsn_avg_rate). That average
+is refreshed every innodb_flushing_avg_loops rounds over at least a
+second; sync rounds follow each other without a pause, so thirty of them
+take a fraction of a second, the LSN they saw advance is divided by a
+whole second, and within seconds the average is near 0 (stall lab A under
+oltp_insert: 15 MB/s before, 0-1,700 bytes/s in sync mode). The rounds
+then flush only the pages older than the sync mark: the age stays at the
+mark, 12-20 s in the lab, until a refresh over a whole second lets one
+round reach below it, and the budget set to take the age down to its
+target is not flushed. Past the limit, a round carries a slice of the
+budget (round_target()); the rounds do so only while the sync rounds of
+the window are behind the budget's pace, one slice ahead at most, so
+that back to back they flush the budget a second, not what the device
+completes.
+@param[in]  budget   pages per second (Decision::budget), 0: none
+@param[in]  since_s  seconds since the window's first sync round (a
+                     window lasts a second)
+@param[in]  flushed  flush-list pages the window's sync rounds flushed
+@return true if the round flushes past upstream's limit */
+bool sync_past_limit(uint64_t budget, double since_s, uint64_t flushed);
+
 /** Spreads one second's device-paced flush target over the second.
 
 Upstream's page cleaner submits its whole target at the start of each
