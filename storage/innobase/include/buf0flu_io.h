@@ -24,6 +24,7 @@ Free Software Foundation.
 #include <chrono>
 #include <cstdio>
 
+#include "log0types.h"
 #include "univ.i"
 
 /** innodb_adaptive_flushing_device_pacing: ON paces the page cleaner by the
