@@ -14,7 +14,7 @@ help:
 	@echo "make unittest run only the googletest unit tests (seconds, no server)"
 	@echo "make install PREFIX=DIR   install the built server into DIR (bin, lib/plugin, share, ...)"
 	@echo "make tarball  relocatable tarball, named like Oracle's generic Linux tarballs"
-	@echo "make deb      Debian package (steady-server, /usr layout, systemd unit, mysql user)"
+	@echo "make deb      Debian packages, built with Debian's install layout (a build of its own: about an hour)"
 
 deps:
 	scripts/install-deps
@@ -53,5 +53,6 @@ install:
 tarball: build
 	scripts/package tarball
 
-deb: build
+deb: deps
+	scripts/build --deb
 	scripts/package deb

@@ -2,12 +2,14 @@
 # The Debian packages (scripts/package deb) hold a server that runs the way
 # its systemd unit and maintainer script run it. Without touching the host's
 # packages: the set (steady-server, -client, -common, and the -dbgsym of
-# server and client) is built from the release build and checked (each
+# server and client) is built from the build with Debian's layout (make
+# deb) and checked (each
 # package takes the place of its kind, the client has no maintainer script
 # and no server file, mysqld is stripped and its debug information is under
 # its build ID in steady-server-dbgsym, control
 # fields, conffile /etc/mysql/steady.cnf offered as the my.cnf alternative,
-# unit Type=notify as user mysql, files at Debian's paths,
+# unit Type=notify as user mysql, files at Debian's paths, the same paths
+# and the package's version compiled into mysqld,
 # no RPATH into the build tree); its payload is unpacked into a scratch
 # root, its steady.cnf re-rooted there; the datadir is initialised
 # with the postinst's own command (root@localhost by auth_socket, from the
@@ -18,14 +20,14 @@
 # SIGTERM (systemd's stop) shuts it down cleanly with STOPPING=1. Its
 # maintainer scripts run in tests/scripts/deb-maintscripts.sh.
 # Installing the package on a real host: docs/install.md. Skips (77) when
-# the complete build or dpkg-deb is missing.
+# the build with Debian's layout or dpkg-deb is missing.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${STEADY_CACHE:-$HOME/.cache/steady}
-BUILD=$CACHE/build/steady
+BUILD=${STEADY_DEB_BUILD:-$CACHE/build-deb/steady}
 name=package-deb
 skip() { echo "$name: SKIP: $*"; exit 77; }
 fail() { echo "$name: FAILED: $*"; [[ -f ${R:-}/var/log/mysql/error.log ]] && tail -20 "$R/var/log/mysql/error.log"; exit 1; }
@@ -33,7 +35,7 @@ fail() { echo "$name: FAILED: $*"; [[ -f ${R:-}/var/log/mysql/error.log ]] && ta
 . "$HERE/tests/scripts/lib/installed.sh"
 
 [[ -x $BUILD/runtime_output_directory/mysqld && -f $BUILD/cmake_install.cmake ]] ||
-  skip "no build in $BUILD (make build)"
+  skip "no build with Debian's layout in $BUILD (make deb)"
 command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null || skip "dpkg-deb/dpkg-shlibdeps missing (dpkg-dev)"
 W=$(mktemp -d /tmp/$name.XXXXXX)
 pid= lpid=
@@ -144,6 +146,22 @@ for l in Type=notify User=mysql ExecStart=/usr/sbin/mysqld Alias=mysqld.service;
   grep -qx "$l" "$unit" || fail "unit lacks $l"
 done
 no_build_paths "$R/usr"
+# Debian's layout is compiled in: with no my.cnf at all, mysqld's defaults
+# are the package's paths (the messages are read from the scratch root only
+# so that it can print them), and @@version carries the package's release.
+# basedir is the parent of the directory mysqld runs from (/usr for
+# /usr/sbin/mysqld, here the scratch root's usr/), and the plugin and
+# character set directories are Debian's, under it; the others are absolute.
+"$R/usr/sbin/mysqld" --no-defaults --lc-messages-dir="$R/usr/share/mysql" --verbose --help \
+  2>/dev/null > "$W/defaults.txt" || fail "mysqld --no-defaults --verbose --help"
+for l in "basedir $R/usr/" "plugin-dir $R/usr/lib/mysql/plugin/" 'socket /run/mysqld/mysqld.sock' \
+         'secure-file-priv /var/lib/mysql-files' 'datadir /var/lib/mysql/' \
+         "character-sets-dir $R/usr/share/mysql/charsets/"; do
+  awk -v k="${l%% *}" '$1 == k { print $1, $2 }' "$W/defaults.txt" | grep -qxF "$l" ||
+    fail "compiled-in default is not '$l': $(awk -v k="${l%% *}" '$1 == k' "$W/defaults.txt")"
+done
+"$R/usr/sbin/mysqld" --no-defaults --version | grep -q "Ver $(field Version) " ||
+  fail "mysqld --version is not $(field Version): $("$R/usr/sbin/mysqld" --no-defaults --version)"
 
 # The packaged steady.cnf, re-rooted into the scratch root; no user= line when
 # not started as root (systemd's User= does that job).

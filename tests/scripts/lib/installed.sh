@@ -49,7 +49,8 @@ check_installed_server() {
   q() { "$client" "$@" -S "$sock" -N -e "$SQL"; }
   local SQL v
   SQL="SELECT @@version"; v=$(q "$@") || fail "cannot connect through $sock"
-  [[ $v == *-steady ]] || fail "version is '$v', not Steady's"
+  # 9.7.2-steady (a build from this tree), 9.7.2-steady1 (a package's).
+  [[ $v =~ -steady[0-9.]*$ ]] || fail "version is '$v', not Steady's"
   SQL="SELECT PLUGIN_STATUS FROM information_schema.PLUGINS WHERE PLUGIN_NAME='mysqlx'"
   v=$(q "$@"); [[ $v == ACTIVE ]] || fail "X plugin is '$v', not ACTIVE"
   SQL="INSTALL PLUGIN rpl_semi_sync_source SONAME 'semisync_source.so'; SELECT @@rpl_semi_sync_source_enabled; UNINSTALL PLUGIN rpl_semi_sync_source"
