@@ -9,6 +9,7 @@ One module per concern (bench/lab/README.md):
   causes       stall-cause columns and dip reading (pure)
   summary      per-second rows -> per-run figures (pure)
   report       runs.csv, per_second.csv, summary.md
+  set_at       --set-at: SET GLOBAL at a second of the measured run
   scenarios    scenarios, device classes, workloads (data + validation)
   bulk_load    the bulk_load scenario's loader SQL and its figures (pure)
   loader       the bulk_load scenario's second client (process side)

@@ -20,7 +20,7 @@ from harness.proc import log, niced, proc_cpu_ticks, spawn, tail
 from harness.resources import Resources
 from harness.server import Instance, ServerDown, SqlError, merge_options, render_cnf, side_by_side_options
 
-from . import bulk_load as B, causes, client as C, report, summary as S
+from . import bulk_load as B, causes, client as C, report, set_at as SA, summary as S
 from .collect import Collector, RunClock, StatusPoller
 from .loader import BulkLoader
 from .settle import settle
@@ -73,6 +73,7 @@ class RunSpec:
     log_device_name: str = ""
     config: str = "lab"     # --config: lab or stock (scenarios.CONFIGS)
     shutdown: str = "discard"   # --shutdown: discard (fast_shutdown=2) or clean (timed)
+    set_at: tuple = ()      # --set-at: [(second, option, value)] for this arm
 
 
 def server_options(b, sc, dev, where, extra, config="lab"):
@@ -320,6 +321,11 @@ def measure(spec, inst, fs, redo_bytes, res):
         loader = BulkLoader(inst.sql.base(), sql, spec.rundir, clock, stop, sc["load_at"], spec.run_id,
                             nice=spec.nice, record_pid=res.record_pid)
         loader.start()
+    switcher = None
+    if spec.set_at:
+        switcher = SA.Switcher(spec.set_at, _sql_error_of(inst.sql), clock, stop,
+                               log=lambda msg: log("%s: %s" % (spec.run_id, msg)))
+        switcher.start()
     # A hung server would keep sysbench waiting forever: give it the run
     # time plus a grace period, then stop it and fail the run.
     hung = threading.Event()
@@ -348,6 +354,8 @@ def measure(spec, inst, fs, redo_bytes, res):
             # interrupt it is stopped at once.
             loader.finish(sc.get("load_timeout", 1800) if ended and not hung.is_set() else 0)
         ct.join(timeout=10)
+        if switcher:
+            switcher.join(timeout=70)
         client_ticks = proc_cpu_ticks(poller.proc.pid) or 0
         poller.close()
         sb.stdout.close()
@@ -368,6 +376,8 @@ def measure(spec, inst, fs, redo_bytes, res):
                                          offered_tps=C.offered_rate(sc.get("run_args", []) + spec.sysbench_args))
     report.write_per_second(os.path.join(spec.rundir, "per_second.csv"), rows)
     facts["collector_cpu_pct"] = coll.own_cpu_pct(client_ticks)
+    if switcher:
+        facts["set_at"] = SA.column(switcher.done)
     error = crashed
     if error is None and hung.is_set():
         error = "sysbench still running %d s after the run's end: server hung?\n%s" % (
@@ -377,6 +387,17 @@ def measure(spec, inst, fs, redo_bytes, res):
     if error is None and loader and loader.error:
         error = "bulk loader: " + loader.error
     return rows, facts, error
+
+
+def _sql_error_of(sql):
+    """A statement runner for the switcher: None, or the client's error."""
+    def run(stmt):
+        try:
+            sql.query(stmt, timeout=60)
+        except SqlError as e:
+            return str(e)
+        return None
+    return run
 
 
 def merge_rows(spec, sb_rows, coll_rows):

@@ -9,6 +9,7 @@ import os
 from harness.proc import run_cmd
 
 from . import bulk_load as B
+from . import set_at as SA
 from . import shutdown as SD
 from . import summary as S
 
@@ -31,6 +32,8 @@ def run_columns(infos):
         cols += B.RUN_COLUMNS
     if any(i.get("shutdown_s") is not None for i in infos):
         cols += SD.RUN_COLUMNS
+    if any(i.get("set_at") for i in infos):
+        cols += SA.RUN_COLUMNS
     return cols + ["dip_verdict", "error"]
 
 

@@ -419,6 +419,13 @@ class Execute(Tmp):
         with open(os.path.join(spec.rundir, "mysqld.err")) as f:
             self.assertIn("fake: shutdown complete", f.read())
 
+    def test_set_at_runs_during_the_measured_run(self):
+        info, rows, spec, bindir = self.run_fake(set_at=((1, "innodb_adaptive_flushing_device_pacing", "ON"),))
+        self.assertEqual(info["status"], "ok", info["error"])
+        queries = fakes.client_queries(spec.arm.binaries.path)
+        self.assertIn("SET GLOBAL innodb_adaptive_flushing_device_pacing = ON", queries)
+        self.assertRegex(info["set_at"], r"^1\.\d:innodb_adaptive_flushing_device_pacing=ON$")
+
     def test_logs_on_their_own_device(self):
         log_dev = {"about": "test log", "caps": {"write_iops": 1234}}
         info, rows, spec, bindir = self.run_fake(log_dev=log_dev, log_device_name="logclass")

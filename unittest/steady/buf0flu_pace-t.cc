@@ -1579,6 +1579,38 @@ TEST(FlushPaceRound, SyncRoundsPastTheLimitKeepTheBudgetsPace) {
   EXPECT_LE(flushed, 1200u);
 }
 
+/* The coordinator's window: a second of sync rounds, opened again by the
+first sync round after a round outside sync flush, so a new sync episode
+starts with its slice however much the last one flushed. */
+TEST(FlushPaceRound, SyncWindowLastsASecondAndOpensAfterAPause) {
+  buf_flush_pace::Sync_window w;
+  EXPECT_TRUE(w.round(1000, 10.0)) << "the first round takes a slice";
+  w.flushed(700);
+  EXPECT_FALSE(w.round(1000, 10.5)) << "700 pages is ahead of 600 due";
+  EXPECT_TRUE(w.round(1000, 10.7));
+  w.flushed(200);
+  EXPECT_FALSE(w.round(1000, 10.75)) << "900 is ahead of 850 due";
+  EXPECT_TRUE(w.round(1000, 11.0)) << "a second later, a new window";
+  w.flushed(900);
+  EXPECT_FALSE(w.round(1000, 11.2));
+  w.close();
+  EXPECT_TRUE(w.round(1000, 11.3)) << "closed: the next round opens one";
+  EXPECT_FALSE(w.round(0, 11.4)) << "no budget, no round past the limit";
+  /* Back to back for three seconds, rounds of a hundredth of a second
+  that flush a slice each when let: the budget a second, plus a slice. */
+  buf_flush_pace::Sync_window b;
+  uint64_t total = 0;
+  for (int i = 0; i < 300; ++i) {
+    if (b.round(1000, 20 + i / 100.0)) {
+      const uint64_t n = buf_flush_pace::round_target(200, 1000, true);
+      b.flushed(n);
+      total += n;
+    }
+  }
+  EXPECT_GE(total, 3000u);
+  EXPECT_LE(total, 3600u);
+}
+
 /* Commits out of redo space wait for the log checkpointer, and it waits for
 the end of the running sync flush round (up to a second) before it writes
 the checkpoint. Rounds run back to back at what a saturated device

@@ -222,6 +222,8 @@ struct Engine {
   int sync_pin_s{20};
   /** Seconds in sync mode so far (sync_pins). */
   int pinned_s{0};
+  /** The coordinator's window of sync rounds (sync_pins). */
+  buf_flush_pace::Sync_window sync_window;
   /** The page cleaner flushes nothing this second (a stall). */
   bool cleaner_stalled{false};
   /** Writes submitted and not completed at the end of the last second. */
@@ -389,6 +391,7 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
          (eng.sync_pins && eng.pinned_s > 0 &&
           eng.age >= eng.sync_mark - 0.5 * eng.redo_rate));
     eng.pinned_s = in_sync ? eng.pinned_s + 1 : 0;
+    if (!in_sync) eng.sync_window.close();
     const bool pinned =
         in_sync && eng.sync_pins && eng.pinned_s % eng.sync_pin_s != 0;
     double sync_pages = 0;
@@ -402,13 +405,15 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
               : eng.need * (eng.age - to + eng.redo_rate) / eng.redo_rate);
     }
     if (pinned && with_controller) {
-      /* Ten rounds a second; those that sync_past_limit() lets carry a
-      slice of the budget from the oldest page on, the pages older than
-      the mark among them. */
+      /* Ten rounds a second; those that the coordinator's window of sync
+      rounds lets carry a slice of the budget from the oldest page on, the
+      pages older than the mark among them. */
       uint64_t past = 0;
       for (int i = 0; i < 10; ++i) {
-        if (buf_flush_pace::sync_past_limit(d.budget, i / 10.0, past)) {
-          past += buf_flush_pace::round_target(0, d.budget, true);
+        if (eng.sync_window.round(d.budget, t + i / 10.0)) {
+          const uint64_t n = buf_flush_pace::round_target(0, d.budget, true);
+          eng.sync_window.flushed(n);
+          past += n;
         }
       }
       sync_pages = std::max(

@@ -80,12 +80,8 @@ struct Pace_state {
   /** The current sync flush round flushes its target past upstream's LSN
   limit (buf_flush_pace::sync_past_limit()). */
   bool iter_past_limit{false};
-  /** The window of sync flush rounds that sync_past_limit() reads: when
-  its first round started (seconds on Clock, negative: no sync round since
-  the last round outside sync flush) and the flush-list pages its rounds
-  flushed. */
-  double sync_window_s{-1};
-  uint64_t sync_window_flushed{0};
+  /** The window of sync flush rounds that sync_past_limit() reads. */
+  buf_flush_pace::Sync_window sync_window;
   /** The coordinator ran a round with no server activity since the last
   update. */
   bool idle{false};
@@ -266,7 +262,7 @@ void stop() {
   pace.controller.reset();
   pace.slicer = buf_flush_pace::Slicer();
   pace.sliced = false;
-  pace.sync_window_s = -1;
+  pace.sync_window.close();
   lru_depth.store(0);
   status.updated.store(false);
   MONITOR_SET(MONITOR_FLUSH_PACE_BUDGET, 0);
@@ -449,16 +445,10 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
     update(now);
   }
   if (sync_flush) {
-    const double now_s = seconds(now);
-    if (pace.sync_window_s < 0 || now_s - pace.sync_window_s >= 1.0) {
-      pace.sync_window_s = now_s;
-      pace.sync_window_flushed = 0;
-    }
-    pace.iter_past_limit = buf_flush_pace::sync_past_limit(
-        pace.controller.last().budget, now_s - pace.sync_window_s,
-        pace.sync_window_flushed);
+    pace.iter_past_limit =
+        pace.sync_window.round(pace.controller.last().budget, seconds(now));
   } else {
-    pace.sync_window_s = -1;
+    pace.sync_window.close();
   }
   /* A sync round keeps upstream's whole target: no age or limits to read. */
   const ulint kept =
@@ -545,7 +535,7 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
   pace.list_flushed += n_list;
   if (pace.iter_sync) {
     pace.sync_flushed += n_list;
-    pace.sync_window_flushed += n_list;
+    pace.sync_window.flushed(n_list);
   }
   /* Pages beyond upstream's target, over all the slices of the target. */
   pace.iter_list += n_list;

@@ -58,6 +58,14 @@ bool sync_past_limit(uint64_t budget, double since_s, uint64_t flushed) {
   return static_cast<double>(flushed) < due;
 }
 
+bool Sync_window::round(uint64_t budget, double now_s) {
+  if (m_start < 0 || now_s - m_start >= 1.0) {
+    m_start = now_s;
+    m_flushed = 0;
+  }
+  return sync_past_limit(budget, now_s - m_start, m_flushed);
+}
+
 uint64_t Slicer::first(uint64_t n_pages, double now_s) {
   m_start = now_s;
   m_count = static_cast<unsigned>(

@@ -171,6 +171,35 @@ completes.
 @return true if the round flushes past upstream's limit */
 bool sync_past_limit(uint64_t budget, double since_s, uint64_t flushed);
 
+/** The window of sync flush rounds that sync_past_limit() reads, kept by
+the page cleaner coordinator over its rounds.
+
+A window opens at the first sync round after a round outside sync flush
+(or after close()), and lasts a second: the first sync round a second or
+more after it opens the next. The pages counted are the flush-list pages
+the window's sync rounds flushed. */
+class Sync_window {
+ public:
+  /** A sync flush round starts.
+  @param[in]  budget  pages per second (Decision::budget), 0: none
+  @param[in]  now_s   seconds on the caller's clock
+  @return true if the round flushes past upstream's limit */
+  bool round(uint64_t budget, double now_s);
+
+  /** The running sync round flushed n flush-list pages. */
+  void flushed(uint64_t n) { m_flushed += n; }
+
+  /** A round outside sync flush, or pacing stopped: the next sync round
+  opens a window. */
+  void close() { m_start = -1; }
+
+ private:
+  /** When the window's first round started; negative: no window. */
+  double m_start{-1};
+  /** Flush-list pages the window's rounds flushed. */
+  uint64_t m_flushed{0};
+};
+
 /** Spreads one second's device-paced flush target over the second.
 
 Upstream's page cleaner submits its whole target at the start of each
