@@ -1967,6 +1967,70 @@ TEST(FlushPaceClosedLoop, LeavesPinnedSyncMode) {
   EXPECT_LT(max_of(r.age, 170, 300), eng.sync_mark);
 }
 
+/* Near the sync mark the lab's coordinator ran one sync round a second
+and slept out the rest of it (stall lab A under oltp_insert, pacing
+switched on in sync mode: 8 s of 800 sync-mode pages a second and nothing
+else, with a budget of 1,100). A round carries max(upstream's target, a
+slice); the rest of the budget goes to slices after it
+(sync_second_rest()), so a 6 s stall of the page cleaner is flushed off
+in 8 sync-mode seconds; with the rounds alone it took 31, and the age went
+on past the mark. */
+TEST(FlushPaceClosedLoop, SyncRoundsLeaveTheRestOfTheBudgetToSlices) {
+  const Device dev = lab_a_device();
+  Engine eng = lab_a_insert();
+  eng.sync_round_sleeps = true;
+  auto stall = [](int t, Device *, Engine *e) {
+    e->cleaner_stalled = t >= 150 && t < 156;
+  };
+  const Result r = run(300, dev, eng, true, stall);
+  auto sync_seconds = [&r](size_t from, size_t to) {
+    return std::count_if(r.sync_flushed.begin() + from,
+                         r.sync_flushed.begin() + to,
+                         [](double p) { return p > 0; });
+  };
+  EXPECT_GT(sync_seconds(150, 160), 0) << "the stall does not reach the mark";
+  EXPECT_LE(sync_seconds(150, 300), 12);
+  EXPECT_LT(max_of(r.age, 165, 300), eng.sync_mark);
+}
+
+/* After a sync round the rest of the second's budget goes out in slices,
+the remainder of the division in the first; nothing is armed by a round
+that did not open its window, while slices are pending, or when the round
+already carries the budget. */
+TEST(FlushPaceRound, SlicesAfterASyncRound) {
+  using buf_flush_pace::sync_second_rest;
+  EXPECT_EQ(sync_second_rest(1100, 800, true, false), 300u);
+  EXPECT_EQ(sync_second_rest(1100, 800, false, false), 0u);
+  EXPECT_EQ(sync_second_rest(1100, 800, true, true), 0u);
+  EXPECT_EQ(sync_second_rest(700, 800, true, false), 0u);
+  EXPECT_EQ(sync_second_rest(0, 800, true, false), 0u);
+  buf_flush_pace::Slicer s;
+  s.after(1100, 800, 10.0);
+  EXPECT_EQ(s.count(), 5u) << "the round and 300 / 64 = 4 slices";
+  EXPECT_EQ(s.next(10.1), 0u) << "none due with the round";
+  uint64_t total = 0;
+  double last = 0;
+  for (double t = 10.0; t < 11.0; t += 0.01) {
+    const uint64_t n = s.next(t);
+    if (n > 0) {
+      EXPECT_GE(s.offset(), 800u) << "the round took the first pages";
+      total += n;
+      last = t;
+    }
+  }
+  EXPECT_EQ(total, 300u);
+  EXPECT_LT(last, 11.0);
+  EXPECT_LT(s.due(), 0);
+  /* A small rest is one slice, half-way through the second. */
+  s.after(830, 800, 20.0);
+  EXPECT_EQ(s.next(20.49), 0u);
+  EXPECT_EQ(s.next(20.5), 30u);
+  /* first() still gives the remainder to the slice it returns. */
+  EXPECT_EQ(s.first(1003, 30.0), 103u);
+  EXPECT_EQ(s.next(30.12), 100u);
+  EXPECT_EQ(s.offset(), 103u);
+}
+
 /* The list's mean span per page (age / pages) weighs as much as the
 tail's advance, and is held within LIST_SPAN of it: a list that one page
 held dirty for long makes old cannot cut the rate by more than half. */

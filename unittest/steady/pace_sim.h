@@ -220,6 +220,14 @@ struct Engine {
   seconds below the mark (the lab: after 12-20 s). */
   bool sync_pins{false};
   int sync_pin_s{20};
+  /** With sync_rounds, outside a pinned stretch: 9.7.2's coordinator as
+  stall lab A under oltp_insert showed it near the sync mark, one sync
+  round a second of sync_round_pages (upstream's target, twice
+  innodb_io_capacity_max; with pacing, round_target() of it), after which
+  it sleeps out its second; the rest of the second flushes only the slices
+  buf_flush_pace::sync_second_rest() arms, not the budget. */
+  bool sync_round_sleeps{false};
+  double sync_round_pages{800};
   /** Seconds in sync mode so far (sync_pins). */
   int pinned_s{0};
   /** The coordinator's window of sync rounds (sync_pins). */
@@ -419,14 +427,36 @@ Result run(int seconds, Device dev, Engine eng, bool with_controller,
       sync_pages = std::max(
           sync_pages, std::min(eng.sync_pages_ps, static_cast<double>(past)));
     }
+    /* Pages flushed in the second after its sync round when the
+    coordinator sleeps out the second (sync_round_sleeps); negative: the
+    rest of the second runs upstream's and the budget's targets. */
+    double after_round = -1;
+    if (in_sync && !pinned && eng.sync_round_sleeps) {
+      const auto upstream_round = static_cast<uint64_t>(eng.sync_round_pages);
+      const uint64_t round =
+          with_controller
+              ? buf_flush_pace::round_target(upstream_round, d.budget, true)
+              : upstream_round;
+      sync_pages = std::min(eng.sync_pages_ps, static_cast<double>(round));
+      /* One round a second: each opens a window, and the slices armed by
+      the last one are over. */
+      after_round = with_controller ? static_cast<double>(
+                                          buf_flush_pace::sync_second_rest(
+                                              d.budget, round, true, false))
+                                    : 0;
+    }
     if (eng.cleaner_stalled) sync_pages = 0;
     /* Pinned, the rounds run back to back for the whole second. */
     const double sync_share =
         pinned ? 1.0 : sync_pages / eng.sync_pages_ps;
-    const double up = sync_pages + (1 - sync_share) * upstream_target(cfg, eng);
+    const double up =
+        after_round >= 0
+            ? sync_pages
+            : sync_pages + (1 - sync_share) * upstream_target(cfg, eng);
     const double target =
-        eng.cleaner_stalled
-            ? 0
+        eng.cleaner_stalled ? 0
+        : after_round >= 0
+            ? sync_pages + after_round
             : sync_pages + (1 - sync_share) *
                                std::max(upstream_target(cfg, eng),
                                         static_cast<double>(d.budget));

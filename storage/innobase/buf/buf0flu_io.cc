@@ -425,6 +425,15 @@ bool buf_flush_io_device_option_valid(const char *value) {
 
 void buf_flush_pace_idle() { pace.idle = true; }
 
+/** Per buffer pool instance, pages at or before the target LSN of the
+last round that counted them. Page cleaner coordinator only. */
+static uint64_t age_weights[MAX_BUFFER_POOLS];
+
+/** @return buffer pool instances the page cleaner requests pages from */
+static size_t instances() {
+  return std::min<size_t>(srv_buf_pool_instances, MAX_BUFFER_POOLS);
+}
+
 ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   pace.iter_upstream = n_pages;
   pace.iter_target = n_pages;
@@ -460,18 +469,27 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   status.young_declined.fetch_add(n_pages - kept);
   pace.iter_upstream = kept;
   pace.upstream += kept;
-  pace.iter_target = static_cast<ulint>(buf_flush_pace::round_target(
-      kept, pace.controller.last().budget, sync_flush));
-  return pace.iter_target;
-}
-
-/** Per buffer pool instance, pages at or before the target LSN of the
-last round that counted them. Page cleaner coordinator only. */
-static uint64_t age_weights[MAX_BUFFER_POOLS];
-
-/** @return buffer pool instances the page cleaner requests pages from */
-static size_t instances() {
-  return std::min<size_t>(srv_buf_pool_instances, MAX_BUFFER_POOLS);
+  const uint64_t budget = pace.controller.last().budget;
+  const auto round = static_cast<ulint>(
+      buf_flush_pace::round_target(kept, budget, sync_flush));
+  pace.iter_target = round;
+  if (sync_flush) {
+    /* The rest of the second's budget in slices after the round, which
+    run if the coordinator sleeps between sync rounds. */
+    const double now_s = seconds(now);
+    const double due = pace.slicer.due();
+    const uint64_t rest = buf_flush_pace::sync_second_rest(
+        budget, round, pace.sync_window.opened(), due >= 0 && due > now_s - 1);
+    if (rest > 0) {
+      pace.slicer.after(round + rest, round, now_s);
+      status.slices.store(pace.slicer.count());
+      pace.sliced = true;
+      buf_flush_pace::split_by_age(round + rest, age_weights, instances(),
+                                   pace.slice_plan);
+      pace.iter_target = static_cast<ulint>(round + rest);
+    }
+  }
+  return round;
 }
 
 ulint buf_flush_pace_slice_first(ulint n_pages) {
@@ -497,7 +515,11 @@ ulint buf_flush_pace_slice_first(ulint n_pages) {
 
 ulint buf_flush_pace_slice_next() {
   if (!pace.on || !srv_adaptive_flushing_device_pacing) return 0;
-  return static_cast<ulint>(pace.slicer.next(seconds(Clock::now())));
+  const auto n = static_cast<ulint>(pace.slicer.next(seconds(Clock::now())));
+  /* A slice after a sync round is not one: it flushes past no limit and
+  is paced as any slice. */
+  if (n > 0) pace.iter_sync = false;
+  return n;
 }
 
 std::chrono::steady_clock::time_point buf_flush_pace_slice_due(
@@ -533,10 +555,10 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
     }
   }
   pace.list_flushed += n_list;
-  if (pace.iter_sync) {
-    pace.sync_flushed += n_list;
-    pace.sync_window.flushed(n_list);
-  }
+  if (pace.iter_sync) pace.sync_flushed += n_list;
+  /* Slices after a sync round count towards its window too (a window's
+  count restarts when it opens). */
+  pace.sync_window.flushed(n_list);
   /* Pages beyond upstream's target, over all the slices of the target. */
   pace.iter_list += n_list;
   const ulint beyond = std::min(pace.iter_list, pace.iter_target) -

@@ -59,11 +59,17 @@ bool sync_past_limit(uint64_t budget, double since_s, uint64_t flushed) {
 }
 
 bool Sync_window::round(uint64_t budget, double now_s) {
-  if (m_start < 0 || now_s - m_start >= 1.0) {
+  m_opened = m_start < 0 || now_s - m_start >= 1.0;
+  if (m_opened) {
     m_start = now_s;
     m_flushed = 0;
   }
   return sync_past_limit(budget, now_s - m_start, m_flushed);
+}
+
+uint64_t sync_second_rest(uint64_t budget, uint64_t round, bool opened,
+                          bool pending) {
+  return opened && !pending && budget > round ? budget - round : 0;
 }
 
 uint64_t Slicer::first(uint64_t n_pages, double now_s) {
@@ -75,15 +81,31 @@ uint64_t Slicer::first(uint64_t n_pages, double now_s) {
   m_offset = 0;
   /* The first slice takes the remainder of the division. */
   m_first = n_pages - m_per_slice * (m_count - 1);
+  m_extra = 0;
   return m_first;
+}
+
+void Slicer::after(uint64_t n_pages, uint64_t taken, double now_s) {
+  const uint64_t rest = n_pages > taken ? n_pages - taken : 0;
+  const auto slices = static_cast<unsigned>(
+      std::clamp<uint64_t>(rest / SLICE_MIN_PAGES, 1, MAX_SLICES));
+  /* Slot 0 is the round; slices 1..slices follow at i / (slices + 1). */
+  m_start = now_s;
+  m_count = slices + 1;
+  m_per_slice = rest / slices;
+  m_extra = rest - m_per_slice * slices;
+  m_first = taken;
+  m_next = 1;
+  m_offset = 0;
 }
 
 uint64_t Slicer::next(double now_s) {
   /* A sleep ends up to a clock tick early: a millisecond early is due. */
   if (m_next >= m_count || now_s + 0.001 < due()) return 0;
-  m_offset = m_first + m_per_slice * (m_next - 1);
+  const uint64_t extra = m_next == 1 ? m_extra : 0;
+  m_offset = m_first + (m_next > 1 ? m_extra : 0) + m_per_slice * (m_next - 1);
   m_next++;
-  return m_per_slice;
+  return m_per_slice + extra;
 }
 
 double Slicer::due() const {

@@ -193,12 +193,38 @@ class Sync_window {
   opens a window. */
   void close() { m_start = -1; }
 
+  /** @return true if the last round() opened a window */
+  bool opened() const { return m_opened; }
+
  private:
   /** When the window's first round started; negative: no window. */
   double m_start{-1};
   /** Flush-list pages the window's rounds flushed. */
   uint64_t m_flushed{0};
+  /** The last round() opened the window. */
+  bool m_opened{false};
 };
+
+/** Pages of the second's budget that the page cleaner flushes in slices
+after a sync flush round, besides the round.
+
+Upstream's coordinator runs a sync round whenever the checkpoint age is
+past the sync mark at the start of an iteration, and sleeps out its second
+once a round has taken the age back under the round's limit. While the
+age crosses the mark again within each second (stall lab A under
+oltp_insert: one round of 800 pages a second, for 8-20 s), every iteration
+is a sync round and the second's budget is never flushed: only a round's
+target, max(upstream's, a slice), is. The first sync round of a window
+therefore hands the rest of the budget to the Slicer (Slicer::after()),
+unless slices of the second are still pending; sync rounds that follow
+within the second are gated by sync_past_limit() as before.
+@param[in]  budget    pages per second (Decision::budget), 0: none
+@param[in]  round     the sync round's target (round_target())
+@param[in]  opened    the round opened a window (Sync_window::opened())
+@param[in]  pending   slices of an earlier target are still due
+@return pages for the slices after the round, 0: none */
+uint64_t sync_second_rest(uint64_t budget, uint64_t round, bool opened,
+                          bool pending);
 
 /** Spreads one second's device-paced flush target over the second.
 
@@ -220,6 +246,14 @@ class Slicer {
   @return pages for the first slice, now (n_pages if it is not cut) */
   uint64_t first(uint64_t n_pages, double now_s);
 
+  /** A second's target of which a round took the first pages now
+  (sync_second_rest()): the rest cut as first() cuts a target, every slice
+  due after now_s, the last one before the second ends.
+  @param[in]  n_pages  pages to flush in the second, the round's included
+  @param[in]  taken    pages the round took, fewer than n_pages
+  @param[in]  now_s    when the round started */
+  void after(uint64_t n_pages, uint64_t taken, double now_s);
+
   /** @return pages of the next slice if it is due at now_s, else 0 */
   uint64_t next(double now_s);
 
@@ -237,8 +271,11 @@ class Slicer {
  private:
   double m_start{0};
   uint64_t m_per_slice{0};
-  /** Pages of the first slice (it takes the remainder). */
+  /** Pages of the first slice (it takes the remainder); after(): the
+  pages the round took. */
   uint64_t m_first{0};
+  /** after(): the remainder of the division, in the first slice due. */
+  uint64_t m_extra{0};
   uint64_t m_offset{0};
   unsigned m_count{1};
   /** Index of the next slice (m_count: none left). */
