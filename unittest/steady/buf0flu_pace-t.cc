@@ -1781,6 +1781,13 @@ Engine lab_a_sync_rounds() {
   return eng;
 }
 
+/** @return seconds in [from, to) with sync-mode page writes */
+long sync_seconds_of(const Result &r, size_t from, size_t to) {
+  return std::count_if(r.sync_flushed.begin() + from,
+                       r.sync_flushed.begin() + to,
+                       [](double p) { return p > 0; });
+}
+
 /* A stall of the page cleaner (here: the age set past the sync mark at
 second 150) starts upstream's sync-mode flushing, whose rounds write at
 once and back to back at six times the device's latency. The age is back
@@ -1796,9 +1803,7 @@ TEST(FlushPaceClosedLoop, LeavesSyncModeAfterAStall) {
   EXPECT_GT(upstream.sync_seconds, 100) << "the simulated stall is not there";
   const Result r = run(300, dev, eng, true, stall);
   auto sync_seconds = [&r](size_t from, size_t to) {
-    return std::count_if(r.sync_flushed.begin() + from,
-                         r.sync_flushed.begin() + to,
-                         [](double p) { return p > 0; });
+    return sync_seconds_of(r, from, to);
   };
   EXPECT_EQ(sync_seconds(0, 150), 0);
   EXPECT_EQ(sync_seconds(160, 300), 0);
@@ -1916,6 +1921,15 @@ double cv_of(const std::vector<double> &v, size_t from, size_t to) {
   return std::sqrt(ss / (to - from)) / mean;
 }
 
+/** A paced run of 300 s of eng at stall lab A's device, the page cleaner
+stalled for stall_s seconds from second 150. */
+Result insert_after_cleaner_stall(const Engine &eng, int stall_s) {
+  auto stall = [stall_s](int t, Device *, Engine *e) {
+    e->cleaner_stalled = t >= 150 && t < 150 + stall_s;
+  };
+  return run(300, lab_a_device(), eng, true, stall);
+}
+
 /* The pages written in one second come back into the flush list within
 seconds and are the oldest again one age later, so the advance a page
 gives at the tail is the echo of the flushing one age before. Set from
@@ -1949,21 +1963,13 @@ upstream's limit (sync_past_limit()) take it back below within seconds;
 without them it stays at the mark until upstream's average is refreshed
 (Engine::sync_pin_s). */
 TEST(FlushPaceClosedLoop, LeavesPinnedSyncMode) {
-  const Device dev = lab_a_device();
   Engine eng = lab_a_insert();
   eng.sync_pins = true;
   eng.sync_pin_s = 30;
-  auto stall = [](int t, Device *, Engine *e) {
-    e->cleaner_stalled = t >= 150 && t < 154;
-  };
-  const Result r = run(300, dev, eng, true, stall);
-  auto sync_seconds = [&r](size_t from, size_t to) {
-    return std::count_if(r.sync_flushed.begin() + from,
-                         r.sync_flushed.begin() + to,
-                         [](double p) { return p > 0; });
-  };
-  EXPECT_GT(sync_seconds(150, 160), 0) << "the stall does not reach the mark";
-  EXPECT_LE(sync_seconds(150, 300), 5);
+  const Result r = insert_after_cleaner_stall(eng, 4);
+  EXPECT_GT(sync_seconds_of(r, 150, 160), 0)
+      << "the stall does not reach the mark";
+  EXPECT_LE(sync_seconds_of(r, 150, 300), 5);
   EXPECT_LT(max_of(r.age, 170, 300), eng.sync_mark);
 }
 
@@ -1976,20 +1982,12 @@ slice); the rest of the budget goes to slices after it
 in 8 sync-mode seconds; with the rounds alone it took 31, and the age went
 on past the mark. */
 TEST(FlushPaceClosedLoop, SyncRoundsLeaveTheRestOfTheBudgetToSlices) {
-  const Device dev = lab_a_device();
   Engine eng = lab_a_insert();
   eng.sync_round_sleeps = true;
-  auto stall = [](int t, Device *, Engine *e) {
-    e->cleaner_stalled = t >= 150 && t < 156;
-  };
-  const Result r = run(300, dev, eng, true, stall);
-  auto sync_seconds = [&r](size_t from, size_t to) {
-    return std::count_if(r.sync_flushed.begin() + from,
-                         r.sync_flushed.begin() + to,
-                         [](double p) { return p > 0; });
-  };
-  EXPECT_GT(sync_seconds(150, 160), 0) << "the stall does not reach the mark";
-  EXPECT_LE(sync_seconds(150, 300), 12);
+  const Result r = insert_after_cleaner_stall(eng, 6);
+  EXPECT_GT(sync_seconds_of(r, 150, 160), 0)
+      << "the stall does not reach the mark";
+  EXPECT_LE(sync_seconds_of(r, 150, 300), 12);
   EXPECT_LT(max_of(r.age, 165, 300), eng.sync_mark);
 }
 
