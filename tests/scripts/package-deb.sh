@@ -44,6 +44,7 @@ trap cleanup EXIT
 chmod 755 "$W"
 
 mapfile -t debs < <("$HERE/scripts/package" deb --fast --out "$W/out")
+((${#debs[@]})) || fail "scripts/package deb made no package (its message is above)"
 deb=${debs[-1]}
 pkgfile() { local f; for f in "${debs[@]}"; do [[ $(basename "$f") == "$1"_* ]] && echo "$f"; done; return 0; }
 [[ $(basename "$deb") =~ ^steady-server_9\.7\.2-steady[0-9]+_[a-z0-9]+\.deb$ ]] || fail "package file name $(basename "$deb")"
