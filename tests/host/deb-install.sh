@@ -22,19 +22,31 @@
 #     is used as it is (its table still there), the server starts;
 #  3. mount point: /var/lib/mysql a freshly made ext4 (lost+found in it):
 #     initialised, lost+found kept;
-#  4. MariaDB (unless --no-mariadb, or the registry has no mariadb-server):
+#  4. client alone: apt-get install of steady-common and steady-client:
+#     no server package, no mysqld, no /var/lib/mysql; mysql is Steady's,
+#     with the package's socket and client plugins; ERROR 2002 with no
+#     server;
+#  5. MariaDB (unless --no-mariadb, or the registry has no mariadb-server):
 #     Debian's mariadb-server installed and its datadir made, then removed
 #     without purge as a DBA does before installing another server: dpkg -i
-#     must fail with the MariaDB message, nothing in /var/lib/mysql changed.
+#     must fail with the MariaDB message, nothing in /var/lib/mysql changed;
+#  6. a running MariaDB (started by its package; policy-rc.d allows only
+#     mariadb meanwhile) with a table: apt-get install ./steady-*.deb
+#     removes and stops it and stops at the MariaDB message, steady-server
+#     not installed; then install.md's move: MariaDB again (the table as it
+#     was), mariadb-dump, the datadir moved to /var/lib/mysql-mariadb,
+#     apt-get install ./steady-*.deb, the dump loaded with mysql: the same
+#     rows in Steady.
+# Case 1 also checks that dpkg -l and @@version give Steady's release.
 # Then the host is put back: the test datadirs removed, the old one and
-# /etc/mysql/debian.cnf moved back, the packages case 4 added purged, the
-# removed packages installed again with apt-get.
+# /etc/mysql/debian.cnf moved back, the packages cases 4-6 added purged,
+# policy-rc.d as it was, the removed packages installed again with apt-get.
 # Not covered here: a MySQL 8.4 datadir (no 8.4 server in Debian 12's
 # registry) and a failed start under dpkg (needs systemd as PID 1): both
 # are in tests/scripts/deb-maintscripts.sh, on a scratch root.
 set -euo pipefail
 
-if [[ ${1:-} == --help || $# -eq 0 ]]; then sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help || $# -eq 0 ]]; then sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${STEADY_CACHE:-$HOME/.cache/steady}
@@ -55,6 +67,7 @@ while (($#)); do
 done
 ((yes)) || { echo "$name: changes system packages; pass --yes" >&2; exit 2; }
 (($(id -u) == 0)) || { echo "$name: needs root" >&2; exit 2; }
+[[ -e /var/lib/mysql-mariadb ]] && { echo "$name: /var/lib/mysql-mariadb exists; case 6 moves a datadir there" >&2; exit 2; }
 
 W=$(mktemp -d /tmp/$name.XXXXXX)
 if [[ -z $deb ]]; then
@@ -78,7 +91,7 @@ before=$(known_packages)
 # The server's other directories: removed at the end unless they were here.
 made_dirs=()
 for d in /var/lib/mysql-files /var/lib/mysql-keyring; do [[ -e $d ]] || made_dirs+=("$d"); done
-saved= pid= lpid= loopdev=
+saved= pid= lpid= loopdev= policy_set=0 moved_mariadb=0
 restore() {
   set +e
   [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null
@@ -96,6 +109,11 @@ restore() {
     DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $added >/dev/null
   fi
   rm -rf /var/lib/mysql /var/log/mysql "${made_dirs[@]}"
+  ((moved_mariadb)) && rm -rf /var/lib/mysql-mariadb
+  if ((policy_set)); then
+    rm -f /usr/sbin/policy-rc.d
+    [[ -e $W/policy-rc.d ]] && cp -p "$W/policy-rc.d" /usr/sbin/policy-rc.d
+  fi
   rm -f "/var/lib/mysql-files/$name-in.txt" "/var/lib/mysql-files/$name-out.txt"
   if [[ -n $saved ]]; then mv "$saved" /var/lib/mysql; fi
   # The postinst writes its own debian.cnf for the datadir it initialised.
@@ -175,6 +193,11 @@ purge_debs() {
 
 # What a datadir holds, to prove nothing in it changed: path, size, mtime.
 listing() { find /var/lib/mysql -printf '%p %s %T@\n' | sort; }
+apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -y --no-install-recommends "$@"; }
+mariadb_up() {
+  for _ in $(seq 1 60); do mariadb -N -e "SELECT 1" >/dev/null 2>&1 && return 0; sleep 1; done
+  return 1
+}
 
 echo "$name: case 1, fresh datadir"
 install_debs
@@ -193,8 +216,16 @@ out=$(mysql -uroot -e "LOAD DATA INFILE '/tmp/$name-in.$$.txt' INTO TABLE hostte
 rm -f /tmp/$name-in.$$.txt
 [[ $out == *"ERROR 1290"* ]] || fail "LOAD DATA outside secure_file_priv: $out (want ERROR 1290)"
 rm -f "/var/lib/mysql-files/$name-in.txt" "/var/lib/mysql-files/$name-out.txt"
+# Steady's own release in dpkg's list and in the server's version.
+ver=$(dpkg-deb -f "${debs[2]}" Version)
+[[ $ver =~ -steady[0-9]+$ ]] || fail "package version $ver does not carry Steady's release"
+for p in steady-common steady-client steady-server; do
+  dpkg -l "$p" | awk -v p="$p" -v v="$ver" '$1 == "ii" && $2 == p && $3 == v {ok = 1} END {exit !ok}' ||
+    fail "dpkg -l does not list $p $ver as installed: $(dpkg -l "$p" | tail -1)"
+done
+[[ $(mysql -uroot -N -e "SELECT @@version") == "$ver" ]] || fail "@@version is not $ver"
 stop_server 1
-echo "$name: case 1 OK: initialised, started as mysql, root by auth_socket, LOAD DATA and INTO OUTFILE in /var/lib/mysql-files, 1290 elsewhere"
+echo "$name: case 1 OK: initialised, started as mysql, root by auth_socket, LOAD DATA and INTO OUTFILE in /var/lib/mysql-files, 1290 elsewhere, dpkg -l and @@version say $ver"
 
 echo "$name: case 2, the same packages again over a datadir in use"
 dpkg -i "${debs[@]}" || fail "dpkg -i over the installed packages"
@@ -222,10 +253,26 @@ umount /var/lib/mysql; losetup -d "$loopdev"; loopdev=
 rm -rf /var/lib/mysql /var/log/mysql
 echo "$name: case 3 OK: a mount point with lost+found initialised, lost+found kept"
 
+echo "$name: case 4, the client packages alone"
+apt_get install "${debs[0]}" "${debs[1]}" > "$W/apt-client.out" 2>&1 || { cat "$W/apt-client.out"; fail "apt-get install the client alone"; }
+dpkg-query -W -f='${db:Status-Abbrev}' steady-server 2>/dev/null | grep -q '^ii' && fail "installing the client installed the server"
+pgrep -u mysql -x mysqld >/dev/null && fail "a mysqld runs after installing the client alone"
+[[ ! -e /var/lib/mysql ]] || fail "installing the client made /var/lib/mysql"
+mysql --version | grep -q -- "$ver" || fail "mysql --version is not $ver: $(mysql --version)"
+# The defaults it reads through steady-common: the package's socket and plugins.
+mysql --print-defaults | grep -q -- '--socket=/run/mysqld/mysqld.sock' || fail "client default socket: $(mysql --print-defaults)"
+mysql --print-defaults | grep -q -- '--plugin[-_]dir=/usr/lib/mysql/plugin' || fail "client plugin dir: $(mysql --print-defaults)"
+n=$(dpkg -L steady-client | grep -c '^/usr/lib/mysql/plugin/.*\.so$' || true)
+((n > 0)) || fail "steady-client holds no client plugin in /usr/lib/mysql/plugin"
+out=$(mysql -uroot -e "SELECT 1" 2>&1) && fail "the client connected to a server that is not there"
+[[ $out == *"ERROR 2002"*"/run/mysqld/mysqld.sock"* ]] || fail "no server: $out (want ERROR 2002 on /run/mysqld/mysqld.sock)"
+dpkg --purge steady-client steady-common >/dev/null || fail "dpkg --purge steady-client steady-common"
+echo "$name: case 4 OK: steady-client and steady-common alone: no server, no datadir, mysql $ver with the package's socket and $n client plugins"
+
 # Read whole: grep -q would close the pipe early and fail it under pipefail.
 candidate=$(apt-cache policy mariadb-server 2>/dev/null | sed -n 's/^ *Candidate: //p')
 if ((mariadb)) && [[ -n $candidate && $candidate != "(none)" ]]; then
-  echo "$name: case 4, MariaDB's datadir"
+  echo "$name: case 5, MariaDB's datadir"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mariadb-server >/dev/null ||
     fail "apt-get install mariadb-server"
   [[ -e /var/lib/mysql/aria_log_control ]] || fail "mariadb-server made no datadir"
@@ -241,8 +288,57 @@ if ((mariadb)) && [[ -n $candidate && $candidate != "(none)" ]]; then
   cmp -s "$W/before.txt" "$W/after.txt" || { diff "$W/before.txt" "$W/after.txt" | head; fail "the MariaDB datadir changed"; }
   pgrep -u mysql -x mysqld >/dev/null && fail "a mysqld runs on MariaDB's datadir"
   sed -n '/holds a MariaDB datadir/,/not installed/p' "$W/dpkg.out" | sed 's/^/  /'
-  echo "$name: case 4 OK: refused with the MariaDB message, $(wc -l < "$W/before.txt") files in /var/lib/mysql unchanged"
+  echo "$name: case 5 OK: refused with the MariaDB message, $(wc -l < "$W/before.txt") files in /var/lib/mysql unchanged"
+
+  echo "$name: case 6, apt install over a running MariaDB, then the move install.md describes"
+  # Debian's MariaDB starts and stops its server through invoke-rc.d; a
+  # policy-rc.d here (a container's) forbids that: allow mariadb only.
+  [[ -e /usr/sbin/policy-rc.d ]] && cp -p /usr/sbin/policy-rc.d "$W/policy-rc.d"
+  policy_set=1
+  printf '#!/bin/sh\n[ "$1" = mariadb ] && exit 0\nexit 101\n' > /usr/sbin/policy-rc.d
+  chmod 755 /usr/sbin/policy-rc.d
+  apt_get install mariadb-server > "$W/apt.out" 2>&1 || { cat "$W/apt.out"; fail "apt-get install mariadb-server"; }
+  mariadb_up || fail "MariaDB did not start on its datadir"
+  mariadb -e "CREATE DATABASE hosttest; CREATE TABLE hosttest.t (a INT PRIMARY KEY, b VARCHAR(32));
+    INSERT INTO hosttest.t SELECT seq, MD5(seq) FROM hosttest.seq_1_to_1000" || fail "MariaDB: make a table"
+  sum=$(mariadb -N -e "CHECKSUM TABLE hosttest.t" | cut -f2)
+  # A DBA's first try: apt removes the running MariaDB (Conflicts) and stops
+  # at steady-server's preinst, which finds MariaDB's files.
+  if apt_get install "${debs[@]}" > "$W/apt.out" 2>&1; then
+    cat "$W/apt.out"; fail "apt-get install over a running MariaDB installed steady-server"
+  fi
+  grep -q "holds a MariaDB datadir" "$W/apt.out" || { cat "$W/apt.out"; fail "no MariaDB message from apt-get install"; }
+  grep -q "Removing mariadb-server" "$W/apt.out" || { cat "$W/apt.out"; fail "apt did not remove mariadb-server"; }
+  pgrep -x mariadbd >/dev/null && fail "MariaDB still runs after apt removed its package"
+  pgrep -u mysql -x mysqld >/dev/null && fail "a mysqld runs on MariaDB's datadir"
+  dpkg-query -W -f='${db:Status-Abbrev}' steady-server 2>/dev/null | grep -q '^ii' && fail "steady-server installed over MariaDB's datadir"
+  sed -n '/holds a MariaDB datadir/,/not installed/p' "$W/apt.out" | sed 's/^/  /'
+  # install.md's steps: MariaDB back on its datadir, dump, move it aside,
+  # install Steady, load the dump.
+  apt_get install mariadb-server > "$W/apt.out" 2>&1 || { cat "$W/apt.out"; fail "apt-get install mariadb-server again"; }
+  mariadb_up || fail "MariaDB did not start on its datadir again"
+  [[ $(mariadb -N -e "CHECKSUM TABLE hosttest.t" | cut -f2) == "$sum" ]] || fail "MariaDB's table changed"
+  mariadb -N -e "SELECT a, b FROM hosttest.t ORDER BY a" > "$W/rows-mariadb.txt" || fail "MariaDB: read the rows"
+  mariadb-dump --databases hosttest --routines --events --triggers > "$W/data.sql" || fail "mariadb-dump"
+  invoke-rc.d mariadb stop || fail "stop MariaDB"
+  mv /var/lib/mysql /var/lib/mysql-mariadb; moved_mariadb=1
+  apt_get install "${debs[@]}" > "$W/apt.out" 2>&1 || { cat "$W/apt.out"; fail "apt-get install once MariaDB's datadir was moved aside"; }
+  start_server
+  # A dump as install.md says to load it. Debian 12's MariaDB begins it with
+  # /*M!999999\- enable the sandbox mode */, a comment to MySQL's client
+  # (the /*!999999\- form of some earlier MariaDB releases stops it).
+  echo "  the dump's first line: $(head -n1 "$W/data.sql")"
+  mysql -uroot < "$W/data.sql" || fail "loading MariaDB's dump into Steady (mysql < data.sql)"
+  mysql -uroot -N -e "SELECT a, b FROM hosttest.t ORDER BY a" > "$W/rows-steady.txt" || fail "reading the rows loaded"
+  [[ $(wc -l < "$W/rows-steady.txt") == 1000 ]] && cmp -s "$W/rows-mariadb.txt" "$W/rows-steady.txt" ||
+    fail "the rows loaded are not MariaDB's"
+  dpkg -l steady-server | awk -v v="$ver" '$1 == "ii" && $3 == v {ok = 1} END {exit !ok}' || fail "dpkg -l: steady-server $ver not installed"
+  stop_server 1
+  purge_debs
+  rm -rf /var/lib/mysql /var/log/mysql
+  [[ -e /var/lib/mysql-mariadb/aria_log_control ]] || fail "MariaDB's datadir moved aside is gone"
+  echo "$name: case 6 OK: apt removed the running MariaDB and refused, its datadir kept; after the move, MariaDB's 1000 rows in Steady"
 else
-  echo "$name: case 4 skipped (--no-mariadb, or no mariadb-server in the registry)"
+  echo "$name: cases 5 and 6 skipped (--no-mariadb, or no mariadb-server in the registry)"
 fi
 echo "$name: OK: installed $(basename -a "${debs[@]}" | paste -sd' ')"
