@@ -193,6 +193,8 @@ purge_debs() {
 
 # What a datadir holds, to prove nothing in it changed: path, size, mtime.
 listing() { find /var/lib/mysql -printf '%p %s %T@\n' | sort; }
+# Whether dpkg -l lists package $1 as installed at version $2.
+dpkg_lists() { dpkg -l "$1" 2>/dev/null | awk -v p="$1" -v v="$2" '$1 == "ii" && $2 == p && $3 == v {ok = 1} END {exit !ok}'; }
 apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -y --no-install-recommends "$@"; }
 mariadb_up() {
   for _ in $(seq 1 60); do mariadb -N -e "SELECT 1" >/dev/null 2>&1 && return 0; sleep 1; done
@@ -220,7 +222,7 @@ rm -f "/var/lib/mysql-files/$name-in.txt" "/var/lib/mysql-files/$name-out.txt"
 ver=$(dpkg-deb -f "${debs[2]}" Version)
 [[ $ver =~ -steady[0-9]+$ ]] || fail "package version $ver does not carry Steady's release"
 for p in steady-common steady-client steady-server; do
-  dpkg -l "$p" | awk -v p="$p" -v v="$ver" '$1 == "ii" && $2 == p && $3 == v {ok = 1} END {exit !ok}' ||
+  dpkg_lists "$p" "$ver" ||
     fail "dpkg -l does not list $p $ver as installed: $(dpkg -l "$p" | tail -1)"
 done
 [[ $(mysql -uroot -N -e "SELECT @@version") == "$ver" ]] || fail "@@version is not $ver"
@@ -332,7 +334,7 @@ if ((mariadb)) && [[ -n $candidate && $candidate != "(none)" ]]; then
   mysql -uroot -N -e "SELECT a, b FROM hosttest.t ORDER BY a" > "$W/rows-steady.txt" || fail "reading the rows loaded"
   [[ $(wc -l < "$W/rows-steady.txt") == 1000 ]] && cmp -s "$W/rows-mariadb.txt" "$W/rows-steady.txt" ||
     fail "the rows loaded are not MariaDB's"
-  dpkg -l steady-server | awk -v v="$ver" '$1 == "ii" && $3 == v {ok = 1} END {exit !ok}' || fail "dpkg -l: steady-server $ver not installed"
+  dpkg_lists steady-server "$ver" || fail "dpkg -l: steady-server $ver not installed"
   stop_server 1
   purge_debs
   rm -rf /var/lib/mysql /var/log/mysql
