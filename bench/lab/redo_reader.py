@@ -171,12 +171,14 @@ class Scanner:
 
     COMPACT_AT = 1 << 20
 
-    def __init__(self, from_lsn, to_lsn=None, detail=False, check_checksums=True):
+    def __init__(self, from_lsn, to_lsn=None, detail=False, check_checksums=True,
+                 offsets=False):
         self.from_lsn = from_lsn
         self.to_lsn = to_lsn
         self.from_sn = lsn_to_sn(from_lsn)
         self.to_sn = None if to_lsn is None else lsn_to_sn(to_lsn)
-        self.detail = detail
+        self.detail = detail or offsets
+        self.offsets = offsets
         self.check_checksums = check_checksums
         self.types = {}
         self.mtrs = 0
@@ -303,7 +305,7 @@ class Scanner:
             if self.pos >= end:
                 break
             try:
-                tb, nxt, key = parse_record(data, self.pos, end)
+                tb, nxt, key = parse_record(data, self.pos, end, self.offsets)
             except Incomplete:
                 if self.to_sn is not None and self._end_sn() >= self.to_sn:
                     # The range ends inside this record: its bytes up to to_lsn.

@@ -214,26 +214,29 @@ def _path(t, buf, pos, end):
     return _bytes(end, pos + 2, n)
 
 
-def _body(t, buf, pos, end):
+def _body(t, buf, pos, end, offsets=False):
     """Parse the body of a page or file record of type t (flag stripped)
-    starting at pos; returns (end position, detail key or None)."""
+    starting at pos; returns (end position, detail key or None). With
+    offsets, the key of a 1/2/4/8-byte or string write also names the
+    page offset written (off=N), which tells the fields apart."""
     if t in (1, 2, 4):
-        _, pos = _offset(t, buf, pos, end)
+        off, pos = _offset(t, buf, pos, end)
         val, pos = read_compressed(buf, pos, end)
         if (t == 1 and val > 0xFF) or (t == 2 and val > 0xFFFF):
             raise Unparsable(t, "value %d too wide" % val)
-        return pos, None
+        return pos, ("off=%d" % off if offsets else None)
     if t == 8:
-        _, pos = _offset(t, buf, pos, end)
+        off, pos = _offset(t, buf, pos, end)
         _, pos = read_u64_compressed(buf, pos, end)
-        return pos, None
+        return pos, ("off=%d" % off if offsets else None)
     if t == 30:  # MLOG_WRITE_STRING: offset, length, bytes
         off, pos = _offset(t, buf, pos, end)
         _need(end, pos, 2)
         n = be(buf, pos, 2)
         if off + n > PAGE_SIZE_MAX:
             raise Unparsable(t, "string of %d at %d" % (n, off))
-        return _bytes(end, pos + 2, n), "len=%d" % n
+        key = "len=%d off=%d" % (n, off) if offsets else "len=%d" % n
+        return _bytes(end, pos + 2, n), key
     if t == 20:  # MLOG_UNDO_INSERT: length, undo record
         _need(end, pos, 2)
         n = be(buf, pos, 2)
@@ -344,12 +347,13 @@ def _dynamic_meta(t, buf, pos, end):
     raise Unparsable(t, "metadata type %d" % kind)
 
 
-def parse_record(buf, pos, end=None):
+def parse_record(buf, pos, end=None, offsets=False):
     """Parse one record at buf[pos:end]. Returns (type byte as written,
     end position, detail key or None); the type without the flag is
-    type byte & 0x7F. Raises Incomplete when the record runs past end,
-    Unparsable when the reader does not know how (or the bytes cannot be
-    a record)."""
+    type byte & 0x7F. offsets: name the page offset in the key of a
+    1/2/4/8-byte or string write (see _body). Raises Incomplete when the
+    record runs past end, Unparsable when the reader does not know how (or
+    the bytes cannot be a record)."""
     if end is None:
         end = len(buf)
     _need(end, pos, 1)
@@ -366,7 +370,7 @@ def parse_record(buf, pos, end=None):
             raise Unparsable(t, "type not parsed")
         _, p = read_compressed(buf, pos + 1, end)  # space id
         _, p = read_compressed(buf, p, end)  # page number
-        p, key = _body(t, buf, p, end)
+        p, key = _body(t, buf, p, end, offsets)
         return tb, p, key
     except ValueError as e:
         raise Unparsable(t, str(e))

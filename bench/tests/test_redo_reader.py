@@ -27,8 +27,8 @@ from redo_writer import (
 RUN_PATH = os.path.join(fakes.BENCH, "redo-types")
 
 
-def scan(blocks, from_lsn, to_lsn=None, detail=False):
-    sc = R.Scanner(from_lsn, to_lsn, detail=detail)
+def scan(blocks, from_lsn, to_lsn=None, detail=False, offsets=False):
+    sc = R.Scanner(from_lsn, to_lsn, detail=detail, offsets=offsets)
     for lsn, blk in blocks:
         if lsn + 512 <= from_lsn - from_lsn % 512:
             continue
@@ -229,6 +229,16 @@ class Scanning(unittest.TestCase):
         self.assertEqual(d, {"len=128": [2, 2 * 136], "len=4": [1, 12]})
         self.assertEqual(rep["types"]["MLOG_REC_UPDATE_IN_PLACE"]["detail"], {"index=14": [1, 39]})
         self.assertEqual(scan(w.blocks(), w.start_lsn)["types"]["MLOG_WRITE_STRING"]["detail"], {})
+
+    def test_detail_by_offset(self):
+        w = Block(512 * 3 + 12)
+        w.add(write_string(b"x" * 6, offset=0x40), write_string(b"y" * 6, offset=0x46),
+              write_string(b"z" * 6, offset=0x40), nbytes(4, 9), b"\x1f")
+        rep = scan(w.blocks(), w.start_lsn, offsets=True)
+        self.assertEqual(rep["types"]["MLOG_WRITE_STRING"]["detail"],
+                         {"len=6 off=64": [2, 2 * 14], "len=6 off=70": [1, 14]})
+        self.assertEqual(rep["types"]["MLOG_4BYTES"]["detail"], {"off=56": [1, 7]})
+        assert_adds_up(self, rep)
 
 
 class Tool(unittest.TestCase):

@@ -137,6 +137,16 @@ class Records(unittest.TestCase):
             self.assertEqual(end, len(rec), what)
             self.assertEqual(key, "index=%d" % size, what)
 
+    def test_offsets_name_the_field_written(self):
+        # 0x38 is where nbytes() writes, 0x26 where write_string() does
+        for t in (1, 2, 4, 8):
+            rec = nbytes(t, 7)
+            self.assertIsNone(RR.parse_record(rec, 0)[2])
+            self.assertEqual(RR.parse_record(rec, 0, offsets=True), (t, len(rec), "off=56"))
+        rec = write_string(b"abcdef", offset=0x100)
+        self.assertEqual(RR.parse_record(rec, 0)[2], "len=6")
+        self.assertEqual(RR.parse_record(rec, 0, offsets=True)[2], "len=6 off=256")
+
     def test_update_in_place_length_counts(self):
         rec = update_in_place([(1, b"a" * 200), (2, None)])
         # type 1 + space 1 + page 2 + index 14 + flags 1 + sys 6+1+7+5... exact:
