@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# bench/redo-per-trx end to end, and the less-redo patches seen in the redo
+# a real server writes: 100 autocommit updates with the binary log and
+# gtid_mode=ON, the redo read back by record type over exactly their LSN
+# range (bench/redo-types, parsed to the last byte: nothing unparsed).
+#  - Steady: each prepare writes the XID as one 36-byte string (patch 0013,
+#    a 24-byte binlog XID and its 12 header bytes) and no 128-byte string;
+#    each commit writes its GTID as a 19-byte string (0014) and file
+#    addresses as 6-byte strings (0015).
+#  - vanilla, where `make vanilla` was run: the stock 128-byte XID string
+#    and 64-byte GTID string instead, so the checks tell the two apart.
+# 77 without a Steady build.
+set -euo pipefail
+
+if [[ ${1:-} == --help ]]; then sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+
+name=redo-per-trx
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+eval "$(python3 "$ROOT/harness/server.py" find --server steady)"   # MYSQLD, CLIENT
+[[ -x $MYSQLD ]] || { echo "$name: SKIP: no mysqld at $MYSQLD"; exit 77; }
+W=$(mktemp -d /tmp/$name.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+fail() { echo "$name: FAILED: $*"; exit 1; }
+N=100
+
+# strings FILE LEN: MLOG_WRITE_STRING records of LEN bytes in a redo-types table
+strings() { awk -v k="len=$2" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$1"; }
+
+run() {
+  local server=$1 out=$W/$1
+  "$ROOT/bench/redo-per-trx" --server "$server" --gtid ON --trx "$N" --out "$out" >"$W/$server.log" 2>&1 \
+    || { tail -20 "$W/$server.log"; fail "bench/redo-per-trx --server $server"; }
+  local t=$out/redo-types.txt
+  [[ -s $t && -s $out/redo-offsets.txt ]] || fail "$server: no redo-types.txt or redo-offsets.txt"
+  grep -q "records cut by the range's ends: 0" "$t" || fail "$server: records cut at the range's ends"
+  ! grep -q "unparsed" "$t" || fail "$server: unparsed redo: $(grep unparsed "$t")"
+  grep -qE '^ +len=6 off=[0-9]+ ' "$out/redo-offsets.txt" || fail "$server: no page offsets in redo-offsets.txt"
+  local per
+  per=$(sed -n 's/.*bytes_per_trx=\([0-9]*\).*/\1/p' "$out/lsns")
+  ((per > 300 && per < 2000)) || fail "$server: $per redo bytes per update transaction"
+  echo "$name: $server: $per B/trx; strings of 128: $(strings "$t" 128), 64: $(strings "$t" 64), 36: $(strings "$t" 36), 19: $(strings "$t" 19), 6: $(strings "$t" 6)"
+}
+
+run steady
+t=$W/steady/redo-types.txt
+(($(strings "$t" 36) >= N)) || fail "Steady: $(strings "$t" 36) XID strings of 36 bytes for $N prepares (patch 0013)"
+(($(strings "$t" 128) == 0)) || fail "Steady: $(strings "$t" 128) XID strings of 128 bytes (patch 0013 not in effect)"
+(($(strings "$t" 19) >= N)) || fail "Steady: $(strings "$t" 19) GTID strings of 19 bytes for $N commits (patch 0014)"
+(($(strings "$t" 6) >= N)) || fail "Steady: $(strings "$t" 6) file-address strings for $N commits (patch 0015)"
+
+eval "$(python3 "$ROOT/harness/server.py" find --server vanilla)"
+if [[ -x $MYSQLD ]]; then
+  run vanilla
+  t=$W/vanilla/redo-types.txt
+  (($(strings "$t" 128) >= N)) || fail "vanilla: $(strings "$t" 128) XID strings of 128 bytes for $N prepares"
+  (($(strings "$t" 64) >= N)) || fail "vanilla: $(strings "$t" 64) GTID strings of 64 bytes for $N commits"
+else
+  echo "$name: vanilla not built (make vanilla): the stock side not checked"
+fi
+echo "$name: OK"
