@@ -6,14 +6,15 @@
 #  - Steady: each prepare writes the XID as one 36-byte string (patch 0013,
 #    a 24-byte binlog XID and its 12 header bytes) and no 128-byte string;
 #    each commit writes its GTID as a string of its encoded length (0014;
-#    not always 19 bytes: the test counts 16 to 30), and file
-#    addresses as 6-byte strings (0015).
+#    not always 19 bytes: the test counts 16 to 30), file addresses as
+#    6-byte strings (0015), and the history node's two adjacent addresses
+#    as one 12-byte string (0017).
 #  - vanilla, where `make vanilla` was run: the stock 128-byte XID string
 #    and 64-byte GTID string instead, so the checks tell the two apart.
 # 77 without a Steady build.
 set -euo pipefail
 
-if [[ ${1:-} == --help ]]; then sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == --help ]]; then sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 
 name=redo-per-trx
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,6 +52,7 @@ t=$W/steady/redo-types.txt
 (($(strings "$t" 128) == 0)) || fail "Steady: $(strings "$t" 128) XID strings of 128 bytes (patch 0013 not in effect)"
 (($(strings "$t" 16 30) >= N)) || fail "Steady: $(strings "$t" 16 30) GTID strings of 16-30 bytes for $N commits (patch 0014)"
 (($(strings "$t" 6) >= N)) || fail "Steady: $(strings "$t" 6) file-address strings for $N commits (patch 0015)"
+(($(strings "$t" 12) >= N)) || fail "Steady: $(strings "$t" 12) strings of 12 bytes for $N commits: the history node's two addresses not one record (patch 0017)"
 
 eval "$(python3 "$ROOT/harness/server.py" find --server vanilla)"
 if [[ -x $MYSQLD ]]; then
