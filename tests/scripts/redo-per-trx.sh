@@ -43,7 +43,7 @@ run() {
   local per
   per=$(sed -n 's/.*bytes_per_trx=\([0-9]*\).*/\1/p' "$out/lsns")
   ((per > 300 && per < 2000)) || fail "$server: $per redo bytes per update transaction"
-  echo "$name: $server: $per B/trx; strings of 128: $(strings "$t" 128), 64: $(strings "$t" 64), 36: $(strings "$t" 36), 16-30: $(strings "$t" 16 30), 6: $(strings "$t" 6)"
+  echo "$name: $server: $per B/trx; strings of 128: $(strings "$t" 128), 64: $(strings "$t" 64), 36: $(strings "$t" 36), 16-30: $(strings "$t" 16 30), 6: $(strings "$t" 6), 12: $(strings "$t" 12)"
 }
 
 run steady
@@ -51,7 +51,8 @@ t=$W/steady/redo-types.txt
 (($(strings "$t" 36) >= N)) || fail "Steady: $(strings "$t" 36) XID strings of 36 bytes for $N prepares (patch 0013)"
 (($(strings "$t" 128) == 0)) || fail "Steady: $(strings "$t" 128) XID strings of 128 bytes (patch 0013 not in effect)"
 (($(strings "$t" 16 30) >= N)) || fail "Steady: $(strings "$t" 16 30) GTID strings of 16-30 bytes for $N commits (patch 0014)"
-(($(strings "$t" 6) >= N)) || fail "Steady: $(strings "$t" 6) file-address strings for $N commits (patch 0015)"
+addr=$(($(strings "$t" 6) + $(strings "$t" 12)))   # two adjacent addresses are one 12-byte string (0017)
+((addr >= N)) || fail "Steady: $addr file-address strings (6 bytes, or 12 for two adjacent) for $N commits (patch 0015)"
 (($(strings "$t" 12) >= N)) || fail "Steady: $(strings "$t" 12) strings of 12 bytes for $N commits: the history node's two addresses not one record (patch 0017)"
 
 eval "$(python3 "$ROOT/harness/server.py" find --server vanilla)"
