@@ -247,11 +247,15 @@ def remove_tree(path):
 # -- /proc/diskstats (pure) --------------------------------------------------
 
 def parse_diskstats_line(line):
-    """One /proc/diskstats line -> (name, counters dict), or None."""
+    """One /proc/diskstats line -> (name, counters dict), or None.  The flush
+    counters (kernel 5.5+: flush requests completed, ms spent flushing) read
+    0 on an older kernel."""
     f = line.split()
     if len(f) < 14:
         return None
     return f[2], {
+        "flushes": int(f[18]) if len(f) >= 20 else 0,
+        "flush_ms": int(f[19]) if len(f) >= 20 else 0,
         "reads": int(f[3]),
         "writes": int(f[7]),
         "write_ms": int(f[10]),
@@ -295,6 +299,17 @@ def diskstats_delta(before, after, seconds):
         "dev_util_pct": min(100.0, d["io_ticks_ms"] / (seconds * 1000.0) * 100.0),
         "dev_avg_queue": d["queue_ms"] / (seconds * 1000.0),
     }
+
+
+def flush_delta(before, after, seconds):
+    """Flush requests a second between two samples, and the mean ms each
+    took (0 without flushes): on a device holding only logs, each one is an
+    fsync of the redo or binary log reaching the device.  None if no time
+    passed."""
+    if seconds <= 0:
+        return None
+    n = after["flushes"] - before["flushes"]
+    return {"flush_ps": n / seconds, "flush_ms": (after["flush_ms"] - before["flush_ms"]) / n if n > 0 else 0.0}
 
 
 def cap_share(rates, caps):

@@ -181,7 +181,10 @@ DIP_COLUMNS = [("tps", "TPS", "{:.0f}"), ("p99_ms", "p99 ms", "{:.1f}"),
                ("dev_w_iops", "device write IOPS", "{:.0f}"),
                ("dev_avg_queue", "device queue", "{:.1f}"),
                ("dev_w_await_ms", "device write ms", "{:.2f}"),
-               ("host_util_pct", "host disk %util", "{:.0f}")]
+               ("host_util_pct", "host disk %util", "{:.0f}"),
+               ("log_flush_ms", "log device ms per flush", "{:.3f}"),
+               ("binlog_fsync_avg_us", "binlog fsync us (Steady)", "{:.0f}"),
+               ("mysqld_cpu_pct", "mysqld CPU %", "{:.0f}")]
 
 DIP_SHARE = 0.5    # a dip second: TPS below this share of the run's mean
 # With no dip, the troughs of a wave: seconds below this share of the mean.

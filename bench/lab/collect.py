@@ -253,12 +253,28 @@ def device_row(prev, cur, seconds, caps, host_prev=None, host_cur=None):
     return row
 
 
+def log_device_row(prev, cur, seconds):
+    """Per-second columns of the logs' own device (--log-device): its writes,
+    how long they and its flushes (the logs' fsyncs) took, and how busy it
+    was.  {} without two samples."""
+    if not (prev and cur):
+        return {}
+    rates = device.diskstats_delta(prev, cur, seconds)
+    flush = device.flush_delta(prev, cur, seconds)
+    if rates is None or flush is None:
+        return {}
+    return {"log_w_iops": "%.1f" % rates["dev_w_iops"], "log_w_mbps": "%.1f" % rates["dev_w_mbps"],
+            "log_w_await_ms": "%.3f" % rates["dev_w_await_ms"], "log_util_pct": "%.1f" % rates["dev_util_pct"],
+            "log_flush_ps": "%.1f" % flush["flush_ps"], "log_flush_ms": "%.3f" % flush["flush_ms"]}
+
+
 class Collector:
     """Samples server status, the loop device and CPU once a second, on the
     run's clock.  Values in: the poller, pids, device name, caps, flavour and
     redo size; result out: .rows."""
 
-    def __init__(self, poller, clock, stop, pids, dev_name, caps, flavour, redo_bytes, host_dev=None):
+    def __init__(self, poller, clock, stop, pids, dev_name, caps, flavour, redo_bytes, host_dev=None,
+                 log_dev=None):
         self.poller = poller
         self.clock = clock
         self.stop = stop
@@ -268,6 +284,7 @@ class Collector:
         self.flavour = flavour
         self.redo_bytes = redo_bytes
         self.host_dev = host_dev        # host disk under the loop image, or None
+        self.log_dev = log_dev          # the logs' own loop device (--log-device), or None
         self.rows = {}
         self.hz = os.sysconf("SC_CLK_TCK")
         self.cpu0 = time.process_time()
@@ -286,6 +303,7 @@ class Collector:
             return
         prev_disk, prev_t = device.read_diskstats(self.dev_name), time.monotonic()
         prev_host = device.read_diskstats(self.host_dev) if self.host_dev else None
+        prev_log = device.read_diskstats(self.log_dev) if self.log_dev else None
         prev_cpu = {w: proc_cpu_ticks(pid) for w, pid in self.pids.items()}
         self.poller.poll(0.9)
         prev_srv = self.poller.latest
@@ -300,6 +318,10 @@ class Collector:
             h = device.read_diskstats(self.host_dev) if self.host_dev else None
             row = device_row(prev_disk, d, now - prev_t, self.caps, prev_host, h)
             prev_host = h
+            if self.log_dev:
+                lg = device.read_diskstats(self.log_dev)
+                row.update(log_device_row(prev_log, lg, now - prev_t))
+                prev_log = lg
             for what, pid in self.pids.items():
                 c = proc_cpu_ticks(pid)
                 if c is not None and prev_cpu[what] is not None:

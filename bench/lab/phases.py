@@ -311,7 +311,8 @@ def measure(spec, inst, fs, redo_bytes, res):
     clock, stop = RunClock(), threading.Event()
     coll = Collector(poller, clock, stop, {"mysqld": inst.pid, "sysbench": sb.pid},
                      os.path.basename(fs["loop"]), spec.dev["caps"], spec.arm.binaries.flavour, redo_bytes,
-                     host_dev=fs.get("host_disk"))
+                     host_dev=fs.get("host_disk"),
+                     log_dev=os.path.basename(fs["log"]["loop"]) if fs.get("log") else None)
     ct = threading.Thread(target=coll.loop, daemon=True)
     ct.start()
     loader = None

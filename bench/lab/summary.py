@@ -31,6 +31,9 @@ PER_SECOND_COLUMNS = [
     "dev_avg_queue", "dev_w_await_ms",
     # the host disk under the loop image (blank when the image is in RAM)
     "host_w_iops", "host_util_pct",
+    # the logs' own loop device (--log-device; blank without one): writes,
+    # write and flush latency (each flush is a redo or binlog fsync), %util
+    "log_w_iops", "log_w_mbps", "log_w_await_ms", "log_util_pct", "log_flush_ps", "log_flush_ms",
     # stall causes from INNODB_METRICS and status (lab.causes)
     "ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush_waits_ps", "sync_flush_pages_ps",
     "sync_flush_rounds_ps", "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",

@@ -156,6 +156,15 @@ class DeviceRow(unittest.TestCase):
         self.assertEqual((row["host_w_iops"], row["host_util_pct"]), ("300.0", "90.0"))
         self.assertNotIn("host_w_iops", K.device_row(self.A, self.B, 1.0, {}, None, self.B))
 
+    def test_log_device_columns(self):
+        before = dict(self.A, flushes=1000, flush_ms=40)
+        after = dict(self.B, flushes=3000, flush_ms=140)
+        row = K.log_device_row(before, after, 2.0)
+        self.assertEqual(row, {"log_w_iops": "750.0", "log_w_mbps": "0.5", "log_w_await_ms": "2.000",
+                               "log_util_pct": "25.0", "log_flush_ps": "1000.0", "log_flush_ms": "0.050"})
+        self.assertEqual(K.log_device_row(None, after, 1.0), {})
+        self.assertEqual(K.log_device_row(before, before, 0), {})
+
     def test_without_caps_or_samples(self):
         self.assertNotIn("dev_cap_pct", K.device_row(self.A, self.B, 1.0, {}))
         self.assertEqual(K.device_row(None, self.B, 1.0, {}), {})

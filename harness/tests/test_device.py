@@ -42,6 +42,15 @@ class Diskstats(unittest.TestCase):
         self.assertEqual(D.diskstats_delta(a, b, 1.0)["dev_util_pct"], 100.0)
         self.assertEqual(D.diskstats_delta(a, b, 1.0)["dev_w_await_ms"], 0.0)   # no writes: no latency
         self.assertIsNone(D.parse_diskstats_line("7 0 loop0 1 2"))
+
+    def test_flush_counters(self):
+        a = D.parse_diskstats_line("7 0 loop0 1 0 8 1 2 0 16 3 0 4 5 0 0 0 0 100 7")[1]
+        b = D.parse_diskstats_line("7 0 loop0 1 0 8 1 2 0 16 3 0 4 5 0 0 0 0 500 47")[1]
+        self.assertEqual(D.flush_delta(a, b, 2.0), {"flush_ps": 200.0, "flush_ms": 0.1})
+        self.assertEqual(D.flush_delta(a, a, 1.0), {"flush_ps": 0.0, "flush_ms": 0.0})
+        self.assertIsNone(D.flush_delta(a, b, 0))
+        old = D.parse_diskstats_line("7 0 loop0 1 0 8 1 2 0 16 3 0 4 5")[1]   # before kernel 5.5
+        self.assertEqual((old["flushes"], old["flush_ms"]), (0, 0))
         self.assertIsNone(D.diskstats_delta(a, b, 0))
 
     def test_disk_name(self):
@@ -62,7 +71,7 @@ class Diskstats(unittest.TestCase):
                           self.LINE % (10, 20, 30, 35, 40, 50), "garbage"])
         self.assertEqual(D.read_diskstats("loop0", text),
                          {"reads": 10, "writes": 20, "write_ms": 35, "sectors_written": 30, "in_flight": 0,
-                          "io_ticks_ms": 40, "queue_ms": 50})
+                          "io_ticks_ms": 40, "queue_ms": 50, "flushes": 0, "flush_ms": 0})
         self.assertEqual(D.read_diskstats("loop1", text)["writes"], 2)
         self.assertIsNone(D.read_diskstats("loop9", text))
 
