@@ -431,6 +431,8 @@ class Execute(Tmp):
         info, rows, spec, bindir = self.run_fake(log_dev=log_dev, log_device_name="logclass")
         self.assertEqual(info["status"], "ok", info["error"])
         self.assertRegex(info["log_device"], r"^logclass \(/dev/loop\d+\)$")
+        # the collector samples the log device each second, beside the data device
+        self.assertTrue(rows and all(r["log_w_iops"] != "" and r["log_flush_ms"] != "" for r in rows), rows[:1])
         with open(os.path.join(spec.rundir, "my.cnf")) as f:
             cnf = dict(line.split("=", 1) for line in f.read().splitlines() if "=" in line)
         logdir = cnf["innodb_log_group_home_dir"]
