@@ -67,6 +67,29 @@ def proc_cpu_ticks(pid):
     return int(fields[11]) + int(fields[12]) if fields else None
 
 
+def parse_host_cpu(text):
+    """Ticks of the aggregate "cpu" line of /proc/stat: busy (user, nice,
+    system, irq, softirq; guest time is inside user), idle, iowait and steal,
+    or None if the line is missing."""
+    for line in text.splitlines():
+        f = line.split()
+        if f and f[0] == "cpu":
+            v = [int(x) for x in f[1:9]] + [0] * (8 - len(f[1:9]))
+            user, nice, system, idle, iowait, irq, softirq, steal = v
+            return {"busy": user + nice + system + irq + softirq, "idle": idle,
+                    "iowait": iowait, "steal": steal}
+    return None
+
+
+def host_cpu_ticks():
+    """The host's CPU ticks by kind (parse_host_cpu), or None if unreadable."""
+    try:
+        with open("/proc/stat") as f:
+            return parse_host_cpu(f.read())
+    except OSError:
+        return None
+
+
 def tail(path, n=15):
     """Last n lines of a file ('' if unreadable)."""
     try:

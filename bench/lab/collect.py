@@ -12,7 +12,7 @@ import threading
 import time
 
 from harness import device
-from harness.proc import proc_cpu_ticks
+from harness.proc import host_cpu_ticks, proc_cpu_ticks
 
 from . import causes
 
@@ -268,6 +268,22 @@ def log_device_row(prev, cur, seconds):
             "log_flush_ps": "%.1f" % flush["flush_ps"], "log_flush_ms": "%.3f" % flush["flush_ms"]}
 
 
+def host_cpu_row(prev, cur, hz, seconds):
+    """Per-second host CPU columns from two host_cpu_ticks samples, each as %
+    of one core like the per-process columns: every process and the kernel
+    busy (host_cpu_pct), CPUs idle waiting on IO (host_iowait_pct), and time
+    the hypervisor gave elsewhere (host_steal_pct).  A dip with mysqld's CPU
+    down while the host's stays up or its steal rises is the host's, not the
+    server's.  {} without two samples."""
+    if not (prev and cur) or seconds <= 0:
+        return {}
+    out = {}
+    for col, kind in (("host_cpu_pct", "busy"), ("host_iowait_pct", "iowait"),
+                      ("host_steal_pct", "steal")):
+        out[col] = "%.1f" % (100.0 * (cur[kind] - prev[kind]) / hz / seconds)
+    return out
+
+
 class Collector:
     """Samples server status, the loop device and CPU once a second, on the
     run's clock.  Values in: the poller, pids, device name, caps, flavour and
@@ -305,6 +321,7 @@ class Collector:
         prev_host = device.read_diskstats(self.host_dev) if self.host_dev else None
         prev_log = device.read_diskstats(self.log_dev) if self.log_dev else None
         prev_cpu = {w: proc_cpu_ticks(pid) for w, pid in self.pids.items()}
+        prev_host_cpu = host_cpu_ticks()
         self.poller.poll(0.9)
         prev_srv = self.poller.latest
         k = 0
@@ -327,6 +344,9 @@ class Collector:
                 if c is not None and prev_cpu[what] is not None:
                     row[what + "_cpu_pct"] = "%.1f" % (100.0 * (c - prev_cpu[what]) / self.hz / (now - prev_t))
                 prev_cpu[what] = c
+            host_cpu = host_cpu_ticks()
+            row.update(host_cpu_row(prev_host_cpu, host_cpu, self.hz, now - prev_t))
+            prev_host_cpu = host_cpu
             prev_disk, prev_t = d, now
             self.poller.poll(0.8)
             cur = self.poller.latest

@@ -54,6 +54,9 @@ PER_SECOND_COLUMNS = [
     "af_target", "af_by_age", "af_avg_page_rate", "af_lsn_avg_rate",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
+    # the whole host (/proc/stat, 100 = one core): busy, idle waiting on IO,
+    # taken by the hypervisor
+    "host_cpu_pct", "host_iowait_pct", "host_steal_pct",
     # bulk_load: the loader step (create, prealloc, load) overlapping the second
     "load_phase",
 ]

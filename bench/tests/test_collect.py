@@ -156,6 +156,14 @@ class DeviceRow(unittest.TestCase):
         self.assertEqual((row["host_w_iops"], row["host_util_pct"]), ("300.0", "90.0"))
         self.assertNotIn("host_w_iops", K.device_row(self.A, self.B, 1.0, {}, None, self.B))
 
+    def test_host_cpu_columns(self):
+        a = {"busy": 1000, "idle": 5000, "iowait": 10, "steal": 0}
+        b = {"busy": 1150, "idle": 5040, "iowait": 15, "steal": 8}
+        # 2 s at 100 ticks/s: 150 busy ticks are 75 % of one core
+        self.assertEqual(K.host_cpu_row(a, b, 100, 2.0),
+                         {"host_cpu_pct": "75.0", "host_iowait_pct": "2.5", "host_steal_pct": "4.0"})
+        self.assertEqual(K.host_cpu_row(None, b, 100, 2.0), {})
+
     def test_log_device_columns(self):
         before = dict(self.A, flushes=1000, flush_ms=40)
         after = dict(self.B, flushes=3000, flush_ms=140)
@@ -317,6 +325,7 @@ class CollectorLoop(unittest.TestCase):
             self.assertEqual(row["dirty_pct"], "50.00")
             self.assertIn("mysqld_cpu_pct", row)            # this process: measurable
             self.assertNotIn("sysbench_cpu_pct", row)       # gone: no column, no error
+            self.assertGreaterEqual(float(row["host_cpu_pct"]), 0)   # the host's /proc/stat, every second
         self.assertGreaterEqual(poller.polls, 3)             # one before second 1, one a second
         self.assertIsNotNone(coll.own_cpu_pct(0))
 

@@ -94,6 +94,28 @@ class PidIdentity(unittest.TestCase):
         self.assertGreater(P.proc_cpu_ticks(os.getpid()), before)
 
 
+class HostCpu(unittest.TestCase):
+    STAT = ("cpu  100 5 40 9000 30 2 3 7 11 0\n"
+            "cpu0 50 2 20 4500 15 1 1 3 5 0\n"
+            "intr 12345\n")
+
+    def test_aggregate_line_by_kind(self):
+        # busy = user + nice + system + irq + softirq; guest (11) is already in user
+        self.assertEqual(P.parse_host_cpu(self.STAT),
+                         {"busy": 150, "idle": 9000, "iowait": 30, "steal": 7})
+
+    def test_no_aggregate_line(self):
+        self.assertIsNone(P.parse_host_cpu("cpu0 1 2 3 4 5 6 7 8\n"))
+
+    def test_busy_ticks_grow_with_work(self):
+        before = P.host_cpu_ticks()
+        hz = os.sysconf("SC_CLK_TCK")
+        t0 = time.process_time()
+        while time.process_time() - t0 < 3.0 / hz + 0.05:
+            pass
+        self.assertGreater(P.host_cpu_ticks()["busy"], before["busy"])
+
+
 class Tail(unittest.TestCase):
     def test_last_lines(self):
         with tempfile.NamedTemporaryFile("w", delete=False) as f:
