@@ -20,7 +20,7 @@ from harness.proc import log, niced, proc_cpu_ticks, spawn, tail
 from harness.resources import Resources
 from harness.server import Instance, ServerDown, SqlError, merge_options, render_cnf, side_by_side_options
 
-from . import bulk_load as B, causes, client as C, report, set_at as SA, summary as S
+from . import bulk_load as B, causes, client as C, redo_files as R, report, set_at as SA, summary as S
 from .collect import Collector, RunClock, StatusPoller
 from .loader import BulkLoader
 from .settle import settle
@@ -74,6 +74,7 @@ class RunSpec:
     config: str = "lab"     # --config: lab or stock (scenarios.CONFIGS)
     shutdown: str = "discard"   # --shutdown: discard (fast_shutdown=2) or clean (timed)
     set_at: tuple = ()      # --set-at: [(second, option, value)] for this arm
+    redo_written: bool = False  # --redo-written: redo files written through before the first start
 
 
 def server_options(b, sc, dev, where, extra, config="lab"):
@@ -163,8 +164,10 @@ def setup_log_device(spec, fs, res):
     return log_fs
 
 
-def start_server(spec, fs, res):
-    """Write my.cnf, initialise, start.  Returns (Instance, seconds to initialise)."""
+def start_server(spec, fs, res, facts=None):
+    """Write my.cnf, initialise, start.  Returns (Instance, seconds to initialise).
+    With spec.redo_written the redo files are written back over themselves
+    between initialising and starting, and what that did goes into `facts`."""
     where = fs["where"]
     cnf = os.path.join(spec.rundir, "my.cnf")
     with open(cnf, "w") as f:
@@ -177,12 +180,31 @@ def start_server(spec, fs, res):
     log("%s: initialising datadir on %s (%s)" % (spec.run_id, fs["loop"], fs["mount"]))
     try:
         init_s = inst.initialize()
+        if spec.redo_written:
+            written = write_redo_through(spec, where)
+            if facts is not None:
+                facts.update(written)
         log("%s: starting %s" % (spec.run_id, spec.arm.binaries.mysqld))
         inst.start(timeout=600, poll=0.5)
     except ServerDown as e:
         raise RunFailed(str(e))
     inst.sql.query("CREATE DATABASE IF NOT EXISTS sbtest")
     return inst, round(init_s, 1)
+
+
+def write_redo_through(spec, where):
+    """--redo-written: every block of the fresh datadir's redo files written,
+    as on a server whose redo has wrapped once (lab/redo_files.py says why).
+    Returns redo_files.RUN_COLUMNS' facts."""
+    redo_dir = where.get("logdir") or where["datadir"]
+    paths = R.redo_paths(spec.arm.binaries.flavour, redo_dir)
+    if not paths:
+        raise RunFailed("--redo-written: no redo files under %s after initialising" % redo_dir)
+    facts = R.write_through(paths)
+    log("%s: redo written through: %d files, %.0f MiB in %.1f s, unwritten extents %s -> %s" % (
+        spec.run_id, facts["redo_files_written"], facts["redo_written_mib"], facts["redo_write_s"],
+        facts["redo_unwritten_before"], facts["redo_unwritten_after"]))
+    return facts
 
 
 DURABLE_VARS = ("log_bin", "sync_binlog", "innodb_flush_log_at_trx_commit", "innodb_buffer_pool_size",
@@ -433,7 +455,7 @@ def execute(spec):
         if log_res:
             info["log_device"] = "%s (%s)" % (spec.log_device_name, setup_log_device(spec, fs, log_res)["loop"])
         info["journal_thread_capped"] = fs["journal_thread_capped"]
-        inst, info["init_s"] = start_server(spec, fs, res)
+        inst, info["init_s"] = start_server(spec, fs, res, info)
         redo_bytes, info["server_version"] = check_durable(inst.sql, spec.arm.binaries.flavour, spec.rundir,
                                                            spec.allow_non_durable)
         for stmt in causes.enable_sql():

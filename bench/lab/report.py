@@ -9,6 +9,7 @@ import os
 from harness.proc import run_cmd
 
 from . import bulk_load as B
+from . import redo_files as R
 from . import set_at as SA
 from . import shutdown as SD
 from . import summary as S
@@ -34,6 +35,8 @@ def run_columns(infos):
         cols += SD.RUN_COLUMNS
     if any(i.get("set_at") for i in infos):
         cols += SA.RUN_COLUMNS
+    if any(i.get("redo_files_written") for i in infos):
+        cols += R.RUN_COLUMNS
     return cols + ["dip_verdict", "error"]
 
 

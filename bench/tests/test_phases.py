@@ -329,6 +329,39 @@ class StartServer(Tmp):
         self.assertIn("CREATE DATABASE IF NOT EXISTS sbtest", fakes.client_queries(self.b.path))
         self.assertIs(bool(inst.stop(timeout=10)), True)
 
+    def test_redo_written_between_initialise_and_start(self):
+        seen = []
+
+        def write_through(paths):
+            # Called once the datadir exists and before mysqld starts.
+            seen.append((list(paths), [p["what"] for p in self.res.state["pids"]]))
+            return {"redo_files_written": len(paths), "redo_written_mib": 1.0, "redo_unwritten_before": 3,
+                    "redo_unwritten_after": 0, "redo_write_s": 0.1}
+
+        def redo_paths(flavour, redo_dir):
+            self.assertEqual((flavour, redo_dir), ("mysql", self.fs["where"]["datadir"]))
+            return [os.path.join(redo_dir, "#innodb_redo", "#ib_redo1")]
+
+        facts = {}
+        spec = make_spec(self.tmp, self.b, redo_written=True)
+        os.makedirs(spec.rundir)
+        with quiet(), mock.patch.object(PH.R, "redo_paths", redo_paths), \
+                mock.patch.object(PH.R, "write_through", write_through):
+            inst, _ = PH.start_server(spec, self.fs, self.res, facts)
+        self.addCleanup(fakes.kill_quietly, inst.proc)
+        self.assertEqual(seen, [([os.path.join(self.fs["where"]["datadir"], "#innodb_redo", "#ib_redo1")],
+                                 ["initialize"])])
+        self.assertEqual((facts["redo_files_written"], facts["redo_unwritten_after"]), (1, 0))
+        self.assertIs(bool(inst.stop(timeout=10)), True)
+
+    def test_redo_written_refuses_a_datadir_without_redo(self):
+        spec = make_spec(self.tmp, self.b, redo_written=True)
+        os.makedirs(spec.rundir)
+        with quiet(), self.assertRaises(PH.RunFailed) as cm:
+            PH.start_server(spec, self.fs, self.res, {})
+        self.assertIn("--redo-written: no redo files under", str(cm.exception))
+        self.assertEqual([p["what"] for p in self.res.state["pids"]], ["initialize"])
+
     def test_start_failure_is_a_failed_run(self):
         spec = make_spec(self.tmp, self.b, extra=[("fake_mode", "exit_early")])
         os.makedirs(spec.rundir)

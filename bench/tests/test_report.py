@@ -14,6 +14,7 @@ import unittest
 import fakes
 from lab import bulk_load as B
 from lab import report as R
+from lab import redo_files as RF
 from lab import summary as S
 from lab.scenarios import CONFIGS, DEVICES
 
@@ -114,6 +115,19 @@ class Outputs(unittest.TestCase):
         self.assertEqual(float(runs[0]["load_s"]), 6.0)
         self.assertEqual(runs[0]["load_rows"], "600")
         self.assertIn("### Bulk load, per run", md)
+
+    def test_redo_columns_when_the_redo_was_written_through(self):
+        rows = per_second("01-written-t4-r1", "written", [100] * 5) + per_second("02-fresh-t4-r1", "fresh", [100] * 5)
+        written = dict(info("01-written-t4-r1", "written", rows[:5]), redo_files_written=32,
+                       redo_written_mib=2016.0, redo_unwritten_before=64, redo_unwritten_after=0, redo_write_s=4.2)
+        R.write_outputs(self.out, [written, info("02-fresh-t4-r1", "fresh", rows[5:])], rows, None, "bench/run")
+        header, runs = self.read_csv("runs.csv")
+        self.assertEqual(header[-len(RF.RUN_COLUMNS) - 2:-2], RF.RUN_COLUMNS)
+        self.assertEqual((runs[0]["redo_unwritten_before"], runs[0]["redo_unwritten_after"]), ("64", "0"))
+        self.assertEqual(runs[1]["redo_files_written"], "")
+        R.write_outputs(self.out, [info("02-fresh-t4-r1", "fresh", rows[5:])], rows[5:], None, "bench/run")
+        header, _ = self.read_csv("runs.csv")
+        self.assertNotIn("redo_files_written", header)
 
     def test_per_second_alone(self):
         path = os.path.join(self.out, "p.csv")

@@ -266,6 +266,15 @@ class DryRun(unittest.TestCase):
         self.assertEqual(self.cnf(out, "steady-on")["innodb_adaptive_flushing_device_capacity_max"], "3000")
         self.assertEqual(self.cnf(out, "steady-off")["innodb_adaptive_flushing_device_capacity_max"], "0")
 
+    def test_redo_written_reaches_its_server_only(self):
+        out = self.main("--scenario", "smoke", "--repeat", "1", "--servers", "fresh,written",
+                        "--server", "fresh=mysql:" + CACHE + "/build/steady",
+                        "--server", "written=mysql:" + CACHE + "/build/steady", "--redo-written", "written")
+        self.assertIn("written's redo files written through after initialising", out)
+        self.assertNotIn("fresh's redo files", out)
+        self.refused(self.cli.BenchError, "--redo-written mariadb: mariadb is not in --servers",
+                     "--scenario", "smoke", "--redo-written", "mariadb")
+
     def test_rotate_moves_the_first_server_each_repeat(self):
         args = ("--scenario", "smoke", "--repeat", "3", "--feature", "innodb_adaptive_flushing_device_pacing")
         plain = [r[0] for r in self.runs(self.main(*args))]
