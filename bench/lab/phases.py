@@ -181,30 +181,18 @@ def start_server(spec, fs, res, facts=None):
     try:
         init_s = inst.initialize()
         if spec.redo_written:
-            written = write_redo_through(spec, where)
-            if facts is not None:
-                facts.update(written)
+            try:
+                written = R.write_server_redo(spec.arm.binaries.flavour, where.get("logdir") or where["datadir"])
+            except R.NoRedoFiles as e:
+                raise RunFailed(str(e))
+            log("%s: %s" % (spec.run_id, R.describe(written)))
+            (facts if facts is not None else {}).update(written)
         log("%s: starting %s" % (spec.run_id, spec.arm.binaries.mysqld))
         inst.start(timeout=600, poll=0.5)
     except ServerDown as e:
         raise RunFailed(str(e))
     inst.sql.query("CREATE DATABASE IF NOT EXISTS sbtest")
     return inst, round(init_s, 1)
-
-
-def write_redo_through(spec, where):
-    """--redo-written: every block of the fresh datadir's redo files written,
-    as on a server whose redo has wrapped once (lab/redo_files.py says why).
-    Returns redo_files.RUN_COLUMNS' facts."""
-    redo_dir = where.get("logdir") or where["datadir"]
-    paths = R.redo_paths(spec.arm.binaries.flavour, redo_dir)
-    if not paths:
-        raise RunFailed("--redo-written: no redo files under %s after initialising" % redo_dir)
-    facts = R.write_through(paths)
-    log("%s: redo written through: %d files, %.0f MiB in %.1f s, unwritten extents %s -> %s" % (
-        spec.run_id, facts["redo_files_written"], facts["redo_written_mib"], facts["redo_write_s"],
-        facts["redo_unwritten_before"], facts["redo_unwritten_after"]))
-    return facts
 
 
 DURABLE_VARS = ("log_bin", "sync_binlog", "innodb_flush_log_at_trx_commit", "innodb_buffer_pool_size",

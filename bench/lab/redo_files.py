@@ -84,3 +84,23 @@ def write_through(paths, count=unwritten_extents, clock=time.monotonic):
     return {"redo_files_written": len(paths), "redo_written_mib": round(written / (1 << 20), 1),
             "redo_unwritten_before": before, "redo_unwritten_after": total(paths),
             "redo_write_s": round(secs, 1)}
+
+
+class NoRedoFiles(Exception):
+    """--redo-written found no redo file to write."""
+
+
+def write_server_redo(flavour, redo_dir):
+    """--redo-written: every block of a freshly initialised server's redo
+    files written.  Returns RUN_COLUMNS' facts; raises NoRedoFiles where
+    there is none under `redo_dir`."""
+    paths = redo_paths(flavour, redo_dir)
+    if not paths:
+        raise NoRedoFiles("--redo-written: no redo files under %s after initialising" % redo_dir)
+    return write_through(paths)
+
+
+def describe(facts):
+    return "redo written through: %d files, %.0f MiB in %.1f s, unwritten extents %s -> %s" % (
+        facts["redo_files_written"], facts["redo_written_mib"], facts["redo_write_s"],
+        facts["redo_unwritten_before"], facts["redo_unwritten_after"])

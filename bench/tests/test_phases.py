@@ -332,18 +332,15 @@ class StartServer(Tmp):
     def test_redo_written_between_initialise_and_start(self):
         seen = []
 
-        def write_through(paths):
-            # Called once the datadir exists and before mysqld starts.
+        def write_through(paths):   # called once the datadir exists and before mysqld starts
             seen.append((list(paths), [p["what"] for p in self.res.state["pids"]]))
-            return {"redo_files_written": len(paths), "redo_written_mib": 1.0, "redo_unwritten_before": 3,
-                    "redo_unwritten_after": 0, "redo_write_s": 0.1}
+            return dict(redo_files_written=len(paths), redo_written_mib=1.0, redo_unwritten_before=3,
+                        redo_unwritten_after=0, redo_write_s=0.1)
 
         def redo_paths(flavour, redo_dir):
             self.assertEqual((flavour, redo_dir), ("mysql", self.fs["where"]["datadir"]))
             return [os.path.join(redo_dir, "#innodb_redo", "#ib_redo1")]
-
-        facts = {}
-        spec = make_spec(self.tmp, self.b, redo_written=True)
+        facts, spec = {}, make_spec(self.tmp, self.b, redo_written=True)
         os.makedirs(spec.rundir)
         with quiet(), mock.patch.object(PH.R, "redo_paths", redo_paths), \
                 mock.patch.object(PH.R, "write_through", write_through):
