@@ -19,24 +19,19 @@ Usage: budget_share.py [--window A-B] [--arm ARM] [--against ARM] DIR...
   DIR: a bench/run result directory holding per_second.csv.
 """
 import argparse
-import collections
-import csv
 import os
 import statistics as st
 import sys
 
-
-def load(path):
-    runs = collections.defaultdict(dict)
-    with open(path) as f:
-        for r in csv.DictReader(f):
-            runs[(r["server"], r["run_id"])][int(r["second"])] = r
-    return runs
+# The per-run loading and the straight-line detrending are cv_split.py's
+# (the evidence this analysis follows), read from its directory.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "2026-12-06-write-only-cv-split"))
+from cv_split import detrend as _detrend, load  # noqa: E402
 
 
 def detrend(xs, ys):
-    slope, icept = st.linear_regression(xs, ys)
-    return [y - (slope * x + icept) for x, y in zip(xs, ys)]
+    return _detrend(xs, ys)[0]
 
 
 def r2_two(y, a, b):
