@@ -16,6 +16,7 @@ MiB = 1024 ** 2
 LOAD_TABLE = "sbtest.load"
 SEED_TABLE = "sbtest.load_seed"
 TABLESPACE = "sbtest/load"          # a file-per-table tablespace is named db/table
+STEPS = ("create", "prealloc", "load", "rebuild")   # the loader's timed steps, in order
 
 # Size of sbtest.load's file per loaded row, for the default preallocation.
 # A row is id 8 + k 4 + c 120 + pad 60 bytes + ~25 bytes of record header,
@@ -74,11 +75,12 @@ def _size(when, flavour):
             % (when, view, TABLESPACE))
 
 
-def loader_sql(rows, chunks, prealloc=None, flavour="mysql"):
+def loader_sql(rows, chunks, prealloc=None, flavour="mysql", rebuild=False):
     """The loader's whole session: create the fresh table, preallocate it
     (when `prealloc` bytes are given), then load `rows` rows in `chunks`
-    INSERT ... SELECT statements, with a timestamp around every step and the
-    file size after each.  Output lines (mysql -N -B):
+    INSERT ... SELECT statements, then (with `rebuild`) rebuild the loaded
+    table with ALTER TABLE ... FORCE, with a timestamp around every step and
+    the file size after each.  Output lines (mysql -N -B):
       mark <step> <epoch>    size <when> <file bytes> <allocated bytes>
       rows <chunk> <rows inserted>
     """
@@ -104,6 +106,11 @@ def loader_sql(rows, chunks, prealloc=None, flavour="mysql"):
                 "LIMIT %d;\n" % (LOAD_TABLE, SEED_TABLE, SEED_TABLE, n),
                 "SELECT 'rows', %d, ROW_COUNT();\n" % i]
     out += [_mark("load_end"), _size("loaded", flavour)]
+    if rebuild:
+        # A table rebuild as a DBA runs one after a load: every page read,
+        # sorted into a new index and written, while the OLTP goes on.
+        out += [_mark("rebuild_start"), "ALTER TABLE %s FORCE;\n" % LOAD_TABLE,
+                _mark("rebuild_end"), _size("rebuilt", flavour)]
     return "".join(out)
 
 
@@ -129,10 +136,11 @@ def parse_loader_output(lines):
 
 def phases(loaded, t0_epoch):
     """[(step, start, end)] in seconds from the OLTP start, for the steps
-    that finished: create, prealloc (prealloc arms), load."""
+    that finished: create, prealloc (prealloc arms), load, rebuild (with
+    --rebuild)."""
     m = loaded["marks"]
     out = []
-    for step in ("create", "prealloc", "load"):
+    for step in STEPS:
         a, b = m.get(step + "_start"), m.get(step + "_end")
         if a is not None and b is not None:
             out.append((step, a - t0_epoch, b - t0_epoch))
@@ -191,23 +199,25 @@ def summarize_load(rows, loaded, t0_epoch, warmup=10, offered_tps=None):
     c0, _, create_s = span("create")
     p0, p1, prealloc_s = span("prealloc")
     l0, l1, load_s = span("load")
+    r0, r1, rebuild_s = span("rebuild")
     op_start = p0 if p0 is not None else l0
     out = {
         "create_s": create_s,
         "prealloc_s": prealloc_s,
         "load_s": load_s,
+        "rebuild_s": rebuild_s,
         "total_s": (l1 - op_start) if l1 is not None and op_start is not None else None,
         "load_rows": sum(loaded["chunk_rows"]) if loaded["chunk_rows"] else None,
         "oltp_start_epoch": t0_epoch,
         "offered_tps": offered_tps,
     }
     out["rows_per_s"] = ratio(out["load_rows"], load_s)
-    for step in ("create", "prealloc", "load"):
+    for step in STEPS:
         for edge in ("start", "end"):
             key = "%s_%s" % (step, edge)
             out[key + "_s"] = m.get(key)
             out[key + "_epoch"] = loaded["marks"].get(key)
-    for when, prefix in (("preallocated", "prealloc_file"), ("loaded", "file")):
+    for when, prefix in (("preallocated", "prealloc_file"), ("loaded", "file"), ("rebuilt", "rebuilt_file")):
         size = loaded["sizes"].get(when)
         out[prefix + "_bytes"] = size[0] if size else None
         out[prefix + "_allocated_bytes"] = size[1] if size else None
@@ -218,7 +228,8 @@ def summarize_load(rows, loaded, t0_epoch, warmup=10, offered_tps=None):
     before = window_stats(rows, range(warmup + 1, before_end + 1))
     out["before_mean_tps"] = before["mean_tps"]
     out["before_p99_median_ms"] = before["p99_median_ms"]
-    for prefix, (a, b) in (("load", (l0, l1)), ("prealloc", (p0, p1)), ("total", (op_start, l1))):
+    for prefix, (a, b) in (("load", (l0, l1)), ("prealloc", (p0, p1)), ("total", (op_start, l1)),
+                           ("rebuild", (r0, r1))):
         st = window_stats(rows, window_seconds(a, b))
         for key in ("mean_tps", "worst_tps", "p99_median_ms", "p99_worst_ms"):
             out["%s_%s" % (prefix, key)] = st[key]
@@ -231,8 +242,10 @@ def summarize_load(rows, loaded, t0_epoch, warmup=10, offered_tps=None):
                              else out["before_mean_tps"] >= 0.9 * offered_tps)
     last = max((int(to_float(r.get("second")) or 0) for r in rows
                 if to_float(r.get("tps")) is not None), default=0)
-    # A load that ends after the OLTP run has part of its window unmeasured.
-    out["load_outlasted_s"] = max(0.0, l1 - last) if l1 is not None else None
+    # A load (or its rebuild) that ends after the OLTP run has part of its
+    # window unmeasured.
+    end = r1 if r1 is not None else l1
+    out["load_outlasted_s"] = max(0.0, end - last) if end is not None else None
     return out
 
 
@@ -254,6 +267,12 @@ LOAD_METRICS = [
     ("prealloc_p99_worst_ms", "p99 worst ms in prealloc", "{:.1f}"),
     ("total_worst_tps", "worst 1 s TPS in prealloc+load", "{:.0f}"),
     ("total_p99_worst_ms", "p99 worst ms in prealloc+load", "{:.1f}"),
+    ("rebuild_s", "rebuild s", "{:.1f}"),
+    ("rebuilt_file_mb", "file MB after rebuild", "{:.0f}"),
+    ("rebuild_mean_tps", "OLTP TPS in rebuild", "{:.0f}"),
+    ("rebuild_worst_tps", "worst 1 s TPS in rebuild", "{:.0f}"),
+    ("rebuild_p99_median_ms", "p99 median ms in rebuild", "{:.1f}"),
+    ("rebuild_p99_worst_ms", "p99 worst ms in rebuild", "{:.1f}"),
     ("load_outlasted_s", "load after OLTP end s", "{:.1f}"),
 ]
 
@@ -261,12 +280,12 @@ LOAD_METRICS = [
 LOAD_TIMES = [
     "offered_tps", "kept_up_before", "oltp_start_epoch", "create_s",
     "create_start_s", "create_end_s", "prealloc_start_s", "prealloc_end_s",
-    "load_start_s", "load_end_s",
+    "load_start_s", "load_end_s", "rebuild_start_s", "rebuild_end_s",
     "create_start_epoch", "create_end_epoch", "prealloc_start_epoch", "prealloc_end_epoch",
-    "load_start_epoch", "load_end_epoch",
+    "load_start_epoch", "load_end_epoch", "rebuild_start_epoch", "rebuild_end_epoch",
     "load_rows", "prealloc_file_bytes", "prealloc_file_allocated_bytes",
-    "file_bytes", "file_allocated_bytes",
-    "load_oltp_seconds", "prealloc_oltp_seconds", "total_oltp_seconds",
+    "file_bytes", "file_allocated_bytes", "rebuilt_file_bytes", "rebuilt_file_allocated_bytes",
+    "load_oltp_seconds", "prealloc_oltp_seconds", "total_oltp_seconds", "rebuild_oltp_seconds",
 ]
 
 RUN_COLUMNS = [k for k, _, _ in LOAD_METRICS] + [k for k in LOAD_TIMES if k not in
@@ -279,6 +298,9 @@ RATIO_METRICS = [
     ("load_worst_tps", "worst TPS in load"),
     ("load_p99_worst_ms", "p99 worst in load"),
     ("total_worst_tps", "worst TPS in prealloc+load"),
+    ("rebuild_s", "rebuild s"),
+    ("rebuild_worst_tps", "worst TPS in rebuild"),
+    ("rebuild_p99_worst_ms", "p99 worst in rebuild"),
 ]
 
 

@@ -328,7 +328,7 @@ def measure(spec, inst, fs, redo_bytes, res):
     loader = None
     if sc.get("load_rows"):
         sql = B.loader_sql(sc["load_rows"], sc["load_chunks"], sc["prealloc"] if spec.arm.prealloc else None,
-                           spec.arm.binaries.flavour)
+                           spec.arm.binaries.flavour, sc["rebuild"])
         loader = BulkLoader(inst.sql.base(), sql, spec.rundir, clock, stop, sc["load_at"], spec.run_id,
                             nice=spec.nice, record_pid=res.record_pid)
         loader.start()

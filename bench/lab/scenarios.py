@@ -216,8 +216,9 @@ SCENARIOS = {
         "rate": 200,
         "servers": "steady+prealloc,steady,vanilla",
         # the loader: at second load_at, load_rows rows in load_chunks
-        # statements; prealloc None: B.prealloc_bytes(load_rows)
-        "load_at": 30, "load_rows": 4000000, "load_chunks": 4, "prealloc": None,
+        # statements; prealloc None: B.prealloc_bytes(load_rows); rebuild:
+        # ALTER TABLE ... FORCE of the loaded table after the load
+        "load_at": 30, "load_rows": 4000000, "load_chunks": 4, "prealloc": None, "rebuild": False,
         "quick": {"duration": 90, "tables": 2, "table_size": 10000, "load_at": 20,
                   "load_rows": 500000, "load_chunks": 2, "buffer_pool": 128 * MiB,
                   "redo": 256 * MiB, "image_gb": 8},
@@ -280,7 +281,7 @@ SCENARIOS["point_select"] = dict(
 RUN_LEVEL_KEYS = ("quick", "device", "servers", "log_device")
 OVERRIDES = ("workload", "duration", "tables", "table_size", "warehouses", "warmup", "buffer_pool", "redo",
              "image_gb", "rate", "sla_ms")
-LOAD_OPTIONS = ("load_at", "load_rows", "load_chunks", "prealloc")
+LOAD_OPTIONS = ("load_at", "load_rows", "load_chunks", "prealloc", "rebuild")
 
 
 def choose(kind, value, valid):

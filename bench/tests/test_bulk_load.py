@@ -66,6 +66,14 @@ class LoaderSql(unittest.TestCase):
         self.assertNotIn("prealloc", sql)
         self.assertIn("INNODB_SYS_TABLESPACES", sql)
 
+    def test_rebuild_after_the_load(self):
+        sql = B.loader_sql(10, 2, rebuild=True)
+        self.assertEqual(sql.count("ALTER TABLE sbtest.load FORCE;"), 1)
+        order = [sql.index(x) for x in ("'load_end'", "'rebuild_start'", "ALTER TABLE sbtest.load FORCE",
+                                        "'rebuild_end'", "'rebuilt'")]
+        self.assertEqual(order, sorted(order))
+        self.assertNotIn("FORCE", B.loader_sql(10, 2))
+
     def test_seed(self):
         self.assertIn("WHERE id <= 1000;", B.seed_sql(4000000, 4))
 
@@ -156,6 +164,36 @@ class SummarizeLoad(unittest.TestCase):
         self.assertEqual(s["load_oltp_seconds"], 8)           # seconds 5..12: what was measured
         self.assertIsNone(s["file_mb"])
         self.assertIsNone(s["load_p99_worst_ms"])
+
+    def test_rebuild_window(self):
+        # load 4.6..6.0 (seconds 5, 6), rebuild 6.5..9.5 (seconds 7..10)
+        loaded = loader_output({"create_start": 4.5, "create_end": 4.6, "load_start": 4.6, "load_end": 6.0,
+                                "rebuild_start": 6.5, "rebuild_end": 9.5}, chunk_rows=[100],
+                               sizes={"loaded": (96 * MiB, 96 * MiB), "rebuilt": (80 * MiB, 80 * MiB)})
+        s = B.summarize_load(rows(self.TPS, self.P99), loaded, T0, warmup=1)
+        self.assertAlmostEqual(s["rebuild_s"], 3.0, places=4)
+        self.assertEqual(s["rebuild_oltp_seconds"], 4)
+        self.assertEqual(s["rebuild_worst_tps"], 40)
+        self.assertEqual(s["rebuild_mean_tps"], 70)
+        self.assertEqual(s["rebuild_p99_worst_ms"], 50)
+        self.assertEqual(s["rebuild_p99_median_ms"], 25)
+        self.assertEqual((s["file_mb"], s["rebuilt_file_mb"]), (96, 80))
+        self.assertEqual(s["load_worst_tps"], 100)           # the dip is the rebuild's, not the load's
+        self.assertAlmostEqual(s["total_s"], 1.4, places=4)  # prealloc+load leaves the rebuild out
+        self.assertAlmostEqual(s["rebuild_end_s"], 9.5, places=4)
+        self.assertEqual(s["load_outlasted_s"], 0)
+
+    def test_rebuild_outlasting_the_oltp_run(self):
+        loaded = loader_output({"create_start": 4.5, "create_end": 4.6, "load_start": 4.6, "load_end": 6.0,
+                                "rebuild_start": 6.0, "rebuild_end": 13.0}, chunk_rows=[100])
+        s = B.summarize_load(rows(self.TPS), loaded, T0, warmup=1)
+        self.assertAlmostEqual(s["load_outlasted_s"], 1.0, places=4)
+        unfinished = loader_output({"create_start": 4.5, "create_end": 4.6, "load_start": 4.6,
+                                    "load_end": 6.0, "rebuild_start": 6.0}, chunk_rows=[100])
+        s = B.summarize_load(rows(self.TPS), unfinished, T0, warmup=1)
+        self.assertIsNone(s["rebuild_s"])
+        self.assertIsNone(s["rebuild_worst_tps"])
+        self.assertEqual(s["load_outlasted_s"], 0)
 
     def test_unfinished_load(self):
         loaded = loader_output({"create_start": 4.5, "create_end": 4.6, "load_start": 4.6})

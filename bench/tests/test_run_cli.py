@@ -377,6 +377,13 @@ class DryRun(unittest.TestCase):
         self.assertNotIn("ALTER TABLESPACE", plain)
         self.assertEqual(plain.count("INSERT INTO sbtest.load"), 2)
         self.assertIn('"prealloc": "192M"', out)
+        self.assertNotIn("FORCE", out)
+
+    def test_bulk_load_rebuild(self):
+        out = self.main("--scenario", "bulk_load", "--quick", "--repeat", "1", "--servers", "steady", "--rebuild")
+        sql = out.split("--- loader SQL for steady ---\n")[1]
+        self.assertLess(sql.index("'load_end'"), sql.index("ALTER TABLE sbtest.load FORCE;"))
+        self.assertIn('"rebuild": true', out)
 
     def test_overrides_and_caps(self):
         out = self.main("--scenario", "stall", "--repeat", "1", "--duration", "30", "--buffer-pool", "1.5G",
