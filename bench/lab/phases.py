@@ -72,7 +72,7 @@ class RunSpec:
     log_dev: dict = None    # --log-device: the redo and binary logs' own device class, or None
     log_device_name: str = ""
     config: str = "lab"     # --config: lab or stock (scenarios.CONFIGS)
-    shutdown: str = "discard"   # --shutdown: discard (fast_shutdown=2) or clean (timed)
+    shutdown: str = "discard"   # --shutdown: discard (fast_shutdown=2), or clean / slow (timed)
     set_at: tuple = ()      # --set-at: [(second, option, value)] for this arm
     redo_written: bool = False  # --redo-written: redo files written through before the first start
 
@@ -466,8 +466,8 @@ def execute(spec):
         table, n = causes.dip_table(rows, spec.sc["warmup"], sla_ms=sla)
         info["dips"] = {"verdict": causes.verdict(rows, spec.sc["warmup"], sla_ms=sla), "table": table, "seconds": n,
                         "kind": causes.dip_kind(rows, spec.sc["warmup"], sla_ms=sla)}
-        if spec.shutdown == "clean":
-            facts, error = clean_shutdown(inst, spec.run_id)
+        if spec.shutdown != "discard":
+            facts, error = clean_shutdown(inst, spec.run_id, mode=spec.shutdown)
             info.update(facts)
             if error:
                 raise RunFailed(error)

@@ -1,7 +1,8 @@
-"""The clean shutdown after a measured run (bench/run --shutdown clean): how
-long a server takes to stop the way a DBA stops it after load, with the
-pages the run left dirty still to write and the device caps still in force.
-Values in, figures out; talks to the server through a harness Instance."""
+"""The timed shutdown after a measured run (bench/run --shutdown clean or
+slow): how long a server takes to stop the way a DBA stops it after load,
+with the pages the run left dirty still to write and the device caps still
+in force.  Values in, figures out; talks to the server through a harness
+Instance."""
 
 import statistics
 import time
@@ -15,25 +16,32 @@ from . import summary as S
 # 3,000 write IOPS takes ~90 s of page writes; 15 minutes is ten times that.
 TIMEOUT_S = 900
 
-RUN_COLUMNS = ["shutdown_dirty_pages", "shutdown_s"]
+RUN_COLUMNS = ["shutdown_dirty_pages", "shutdown_s", "shutdown_fast"]
+
+# --shutdown mode -> innodb_fast_shutdown: clean is MySQL's default stop
+# (every dirty page written); slow (0) also finishes the purge and the
+# change buffer merge first, as before an upgrade or a file copy.
+MODES = {"clean": 1, "slow": 0}
 
 
-def clean_shutdown(inst, run_id, timeout=TIMEOUT_S, clock=time.monotonic):
-    """Stop `inst` as MySQL stops by default (innodb_fast_shutdown=1: every
-    dirty page written, no full purge) and time it, from the request until
-    the process has gone.  Returns (facts, error): facts holds
-    shutdown_dirty_pages (dirty when asked to stop) and shutdown_s; error is
-    None, or why the run fails (it did not stop within `timeout` and was
-    killed)."""
+def clean_shutdown(inst, run_id, timeout=TIMEOUT_S, clock=time.monotonic, mode="clean"):
+    """Stop `inst` with innodb_fast_shutdown set by `mode` (MODES: clean is
+    MySQL's default stop, every dirty page written, no full purge) and time
+    it, from the request until the process has gone.  Returns (facts, error):
+    facts holds shutdown_dirty_pages (dirty when asked to stop), shutdown_s
+    and shutdown_fast; error is None, or why the run fails (it did not stop
+    within `timeout` and was killed)."""
+    fast = MODES[mode]
     dirty = inst.sql.value("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")
-    inst.sql.query("SET GLOBAL innodb_fast_shutdown=1", check=False)
+    inst.sql.query("SET GLOBAL innodb_fast_shutdown=%d" % fast, check=False)
     t0 = clock()
     stopped = inst.stop(timeout=timeout)
     secs = round(clock() - t0, 1)
-    facts = {"shutdown_dirty_pages": None if dirty is None else int(dirty), "shutdown_s": secs}
+    facts = {"shutdown_dirty_pages": None if dirty is None else int(dirty), "shutdown_s": secs,
+             "shutdown_fast": fast}
     if not stopped:
-        return facts, "clean shutdown: not stopped in %d s, killed" % timeout
-    log("%s: clean shutdown in %.1f s (%s dirty pages when asked)" % (run_id, secs, dirty))
+        return facts, "%s shutdown: not stopped in %d s, killed" % (mode, timeout)
+    log("%s: %s shutdown in %.1f s (%s dirty pages when asked)" % (run_id, mode, secs, dirty))
     return facts, None
 
 
@@ -62,5 +70,6 @@ def markdown(infos, baseline=None):
         if base:
             cells.append(S.fmt(secs / base, "{:.2f}x"))
         rows.append(cells)
-    return ("\n\n### Clean shutdown after the run (innodb_fast_shutdown=1, caps in force)\n\n"
+    fast = ", ".join(str(v) for v in sorted({i.get("shutdown_fast", 1) for i in done}, reverse=True))
+    return ("\n\n### Shutdown after the run (innodb_fast_shutdown=%s, caps in force)\n\n" % fast
             + S.markdown_table(header, rows) + "\n")

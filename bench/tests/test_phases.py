@@ -449,6 +449,14 @@ class Execute(Tmp):
         with open(os.path.join(spec.rundir, "mysqld.err")) as f:
             self.assertIn("fake: shutdown complete", f.read())
 
+    def test_slow_shutdown_is_timed(self):
+        info, rows, spec, bindir = self.run_fake(shutdown="slow")
+        self.assertEqual(info["status"], "ok", info["error"])
+        self.assertEqual(info["shutdown_fast"], 0)
+        queries = fakes.client_queries(spec.arm.binaries.path)
+        self.assertIn("SET GLOBAL innodb_fast_shutdown=0", queries)
+        self.assertNotIn("SET GLOBAL innodb_fast_shutdown=1", queries)
+
     def test_set_at_runs_during_the_measured_run(self):
         info, rows, spec, bindir = self.run_fake(set_at=((1, "innodb_adaptive_flushing_device_pacing", "ON"),))
         self.assertEqual(info["status"], "ok", info["error"])
