@@ -75,12 +75,6 @@ struct Pace_state {
   uint64_t upstream{0};
   /** Of list_flushed, the pages of sync flush rounds. */
   uint64_t sync_flushed{0};
-  /** Pages the LRU batches flushed since the last update. */
-  uint64_t lru_flushed{0};
-  /** The LRU batches wrote pages the free lists wait for over the last
-  interval (buf_flush_pace::lru_writing()); until the first update, as
-  if they did. */
-  bool lru_writing{true};
   /** The current iteration is a sync flush round. */
   bool iter_sync{false};
   /** The current sync flush round flushes its target past upstream's LSN
@@ -257,8 +251,6 @@ void start(Clock::time_point now) {
   pace.list_flushed = 0;
   pace.upstream = 0;
   pace.sync_flushed = 0;
-  pace.lru_flushed = 0;
-  pace.lru_writing = true;
   pace.idle = false;
   if (!pace.devices_resolved) resolve_devices();
   sample_devices(); /* the first sample only sets the baseline */
@@ -381,11 +373,6 @@ void update(Clock::time_point now) {
           ? static_cast<double>(lsn - pace.last_lsn) / obs.interval_s
           : 0;
   request_checkpoint_if_due(lsn, obs.lsn_age, buf_flush_pace::CKPT_LEAD_S);
-  pace.lru_writing = buf_flush_pace::lru_writing(
-      obs.interval_s > 0
-          ? static_cast<double>(pace.lru_flushed) / obs.interval_s
-          : 0,
-      obs.free_waits);
 
   pace.last_update = now;
   pace.last_writes = writes;
@@ -394,7 +381,6 @@ void update(Clock::time_point now) {
   pace.list_flushed = 0;
   pace.upstream = 0;
   pace.sync_flushed = 0;
-  pace.lru_flushed = 0;
   pace.idle = false;
   lru_depth.store(static_cast<ulint>(d.lru_depth));
 
@@ -508,23 +494,23 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
 
 ulint buf_flush_pace_slice_first(ulint n_pages) {
   if (!pace.on) return n_pages;
-  /* A budget is cut, and upstream's own target while the LRU batches
-  write pages (buf_flush_pace::cut_target()). A slice flushes from the
-  instances whose shares of the second it overlaps:
-  buf_flush_pace_split(). */
-  const bool cut =
-      n_pages == pace.iter_target &&
-      buf_flush_pace::cut_target(pace.controller.last().budget,
-                                 pace.lru_writing);
+  /* Upstream's own target is cut too: sent at once, it is one long
+  round, in which no LRU batch runs and the free lists drain (stall lab
+  B, 2026-11-26: with the LRU batches spread and upstream's target of
+  ~800 pages sent at once, TPS alternated between ~300 and ~600 and some
+  seconds completed no flush at all, most likely that round; with it
+  sliced the line was flat). A slice flushes from the instances whose
+  shares of the second it overlaps: buf_flush_pace_split(). */
+  const bool ours = n_pages == pace.iter_target;
   const auto first =
-      pace.slicer.first(cut ? n_pages : 0, seconds(Clock::now()));
+      pace.slicer.first(ours ? n_pages : 0, seconds(Clock::now()));
   status.slices.store(pace.slicer.count());
   pace.sliced = pace.slicer.count() > 1;
   if (pace.sliced) {
     buf_flush_pace::split_by_age(n_pages, age_weights, instances(),
                                  pace.slice_plan);
   }
-  return cut ? static_cast<ulint>(first) : n_pages;
+  return ours ? static_cast<ulint>(first) : n_pages;
 }
 
 ulint buf_flush_pace_slice_next() {
@@ -569,7 +555,6 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
     }
   }
   pace.list_flushed += n_list;
-  pace.lru_flushed += n_lru;
   if (pace.iter_sync) pace.sync_flushed += n_list;
   /* Slices after a sync round count towards its window too (a window's
   count restarts when it opens). */

@@ -39,15 +39,6 @@ double lru_due(double last_s, bool below) {
   return below ? last_s + 1.0 / LRU_ROUNDS : -1;
 }
 
-bool lru_writing(double lru_pages_per_s, uint64_t free_waits) {
-  return free_waits > 0 ||
-         lru_pages_per_s >= static_cast<double>(LRU_WRITING_MIN_PAGES);
-}
-
-bool cut_target(uint64_t budget, bool lru_writing) {
-  return budget > 0 || lru_writing;
-}
-
 uint64_t kept_upstream(uint64_t upstream, uint64_t dirty_pages, uint64_t age,
                        uint64_t lwm_age, bool sync_flush) {
   if (sync_flush || lwm_age == 0 || age >= lwm_age) return upstream;

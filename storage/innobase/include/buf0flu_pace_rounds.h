@@ -101,38 +101,6 @@ by the device, slices left undone in a second let the age run past the
 async mark (sync-mode flushing measured at twenty, none at ten). */
 constexpr unsigned MAX_SLICES = 10;
 
-/** LRU batches that write fewer pages a second than one slice's minimum,
-with no thread waiting for a free page, are not what keeps the free
-lists filled: the LRU tail is clean, and user threads and the batches
-evict clean pages from it without a write. */
-constexpr uint64_t LRU_WRITING_MIN_PAGES = SLICE_MIN_PAGES;
-
-/** Whether the LRU batches write pages the free lists wait for.
-@param[in]  lru_pages_per_s  pages the LRU batches wrote a second over the
-                             controller's last interval
-@param[in]  free_waits       threads that waited for a free page in it
-@return true if a round that holds the LRU batches back costs free pages */
-bool lru_writing(double lru_pages_per_s, uint64_t free_waits);
-
-/** Whether the page cleaner cuts a second's flush-list target into slices
-(Slicer) outside sync flush.
-
-A budget is cut: sent at once, thousands of pages fill the device queue
-and the commits' redo and binary log writes wait behind them. Upstream's
-own target, with no budget set, is cut only while the LRU batches write
-pages (lru_writing()): sent at once it is one long round in which no LRU
-batch runs, and the free lists drain (stall lab B: TPS alternated between
-~300 and ~600 until it was cut). Otherwise it goes out at once, as
-upstream sends it: each slice is a flush-list batch with its own
-doublewrite write and data-file fsyncs, and pages written a tenth of a
-second apart merge less in the device queue (a table rebuild at the
-cloud class with every target cut: 4 % more write IOs, each 8 % smaller,
-and 24 % more fsyncs than upstream's, for 5 % fewer pages).
-@param[in]  budget       pages per second (Decision::budget), 0: none
-@param[in]  lru_writing  lru_writing() over the last interval
-@return true if the target is cut */
-bool cut_target(uint64_t budget, bool lru_writing);
-
 /** What a round keeps of upstream's flush-list target.
 
 Below innodb_adaptive_flushing_lwm (as a share of the redo capacity, the
