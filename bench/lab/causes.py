@@ -36,6 +36,9 @@ METRICS = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest
            "buffer_flush_sync",
            "buffer_LRU_get_free_waits", "buffer_LRU_single_flush_num_scan",
            "buffer_LRU_batch_flush_total_pages",
+           # flush-list and LRU batches: how many and how large (the page
+           # cleaner's writes in fewer, larger batches or in many small ones)
+           "buffer_flush_batches", "buffer_flush_batch_total_pages", "buffer_LRU_batches_flush",
            # Steady's device-paced flushing (enabled at startup; absent elsewhere)
            "buffer_flush_pace_budget", "buffer_flush_pace_capability",
            "buffer_flush_pace_write_latency_us", "buffer_flush_pace_pressure_ckpt_pct",
@@ -49,10 +52,14 @@ METRICS = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest
            "buffer_flush_avg_page_rate", "buffer_flush_lsn_avg_rate"]
 ENABLE = ["log_lsn_checkpoint_age", "log_lsn_current", "log_lsn_buf_pool_oldest_approx", "log_max_modified_age_%", "log_on_file_space_%", "buffer_flush_sync%",
           "buffer_LRU_get_free_waits", "buffer_LRU_single_flush%", "buffer_LRU_batch_flush%",
+          "buffer_flush_batches", "buffer_flush_batch_total_pages", "buffer_LRU_batches_flush",
           "buffer_flush_pace%", "log_checkpoints", "buffer_flush_n_to_flush%",
           "buffer_flush_avg_page_rate", "buffer_flush_lsn_avg_rate"]
 # Status variables the cause columns need (beside lab.collect's).
-STATUS = ["Innodb_buffer_pool_wait_free", "Innodb_buffer_pool_pages_free"]
+STATUS = ["Innodb_buffer_pool_wait_free", "Innodb_buffer_pool_pages_free",
+          # doublewrite batches (each one write and sync of the doublewrite
+          # file before the pages' own writes) and the pages they carried
+          "Innodb_dblwr_writes", "Innodb_dblwr_pages_written"]
 PREFIX = "m_"   # INNODB_METRICS names in a status round, told apart from status names
 
 # Per-second columns this module fills (lab.summary.PER_SECOND_COLUMNS).
@@ -61,7 +68,8 @@ COLUMNS = ["ckpt_async_pct", "ckpt_sync_pct", "redo_space_waits_ps", "sync_flush
            "free_waits_ps", "single_flushes_ps", "wait_free_ps", "lru_flush_pages_ps",
            "free_pages", "oldest_async_pct", "pace_budget", "pace_capability", "pace_write_lat_us",
            "pace_p_ckpt", "pace_p_dirty", "pace_lru_depth", "pace_baseline_us", "checkpoints_ps",
-           "af_target", "af_by_age", "af_avg_page_rate", "af_lsn_avg_rate"]
+           "af_target", "af_by_age", "af_avg_page_rate", "af_lsn_avg_rate",
+           "list_batches_ps", "list_batch_pages_ps", "lru_batches_ps", "dblwr_writes_ps", "dblwr_pages_ps"]
 
 # Gauges copied as they are: column -> INNODB_METRICS row in a round.
 LEVELS = {"pace_budget": PREFIX + "buffer_flush_pace_budget",
@@ -85,7 +93,12 @@ RATES = {"redo_space_waits_ps": PREFIX + "log_on_file_space_waits",
          "single_flushes_ps": PREFIX + "buffer_lru_single_flush_num_scan",
          "lru_flush_pages_ps": PREFIX + "buffer_lru_batch_flush_total_pages",
          "wait_free_ps": "innodb_buffer_pool_wait_free",
-         "checkpoints_ps": PREFIX + "log_checkpoints"}
+         "checkpoints_ps": PREFIX + "log_checkpoints",
+         "list_batches_ps": PREFIX + "buffer_flush_batches",
+         "list_batch_pages_ps": PREFIX + "buffer_flush_batch_total_pages",
+         "lru_batches_ps": PREFIX + "buffer_lru_batches_flush",
+         "dblwr_writes_ps": "innodb_dblwr_writes",
+         "dblwr_pages_ps": "innodb_dblwr_pages_written"}
 
 
 def enable_sql():

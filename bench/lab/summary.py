@@ -52,6 +52,9 @@ PER_SECOND_COLUMNS = [
     # rates (LSN/s), refreshed every innodb_flushing_avg_loops iterations
     # (blank for MariaDB)
     "af_target", "af_by_age", "af_avg_page_rate", "af_lsn_avg_rate",
+    # batches a second: flush-list (all callers: paced, adaptive, sync) and
+    # their pages, LRU flush batches, doublewrite batches and their pages
+    "list_batches_ps", "list_batch_pages_ps", "lru_batches_ps", "dblwr_writes_ps", "dblwr_pages_ps",
     # who burns the CPU (100 = one core): server and load generator
     "mysqld_cpu_pct", "sysbench_cpu_pct",
     # the whole host (/proc/stat, 100 = one core): busy, idle waiting on IO,

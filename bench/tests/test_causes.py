@@ -82,6 +82,21 @@ class Columns(unittest.TestCase):
         self.assertIn("log_checkpoints", X.METRICS)
         self.assertIn("SET GLOBAL innodb_monitor_enable = 'log_checkpoints'", X.enable_sql())
 
+    def test_batches_a_second(self):
+        prev = rnd(m_buffer_flush_batches=100, m_buffer_flush_batch_total_pages=5000,
+                   m_buffer_lru_batches_flush=7, innodb_dblwr_writes=40, innodb_dblwr_pages_written=900)
+        cur = rnd(m_buffer_flush_batches=130, m_buffer_flush_batch_total_pages=8000,
+                  m_buffer_lru_batches_flush=27, innodb_dblwr_writes=100, innodb_dblwr_pages_written=2900)
+        out = X.columns(prev, cur, 2.0)
+        self.assertEqual((out["list_batches_ps"], out["list_batch_pages_ps"], out["lru_batches_ps"],
+                          out["dblwr_writes_ps"], out["dblwr_pages_ps"]),
+                         ("15.0", "1500.0", "10.0", "30.0", "1000.0"))
+        self.assertNotIn("list_batches_ps", X.columns(rnd(), rnd(), 1.0))   # counters off: blank
+        for name in ("buffer_flush_batches", "buffer_LRU_batches_flush"):
+            self.assertIn(name, X.METRICS)
+            self.assertIn("SET GLOBAL innodb_monitor_enable = '%s'" % name, X.enable_sql())
+        self.assertIn("Innodb_dblwr_writes", X.STATUS)
+
     def test_upstreams_adaptive_flushing_inputs(self):
         cur = rnd(m_buffer_flush_n_to_flush_requested=1600, m_buffer_flush_n_to_flush_by_age=2400,
                   m_buffer_flush_avg_page_rate=1500, m_buffer_flush_lsn_avg_rate=3200000)
