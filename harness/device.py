@@ -257,6 +257,8 @@ def parse_diskstats_line(line):
         "flushes": int(f[18]) if len(f) >= 20 else 0,
         "flush_ms": int(f[19]) if len(f) >= 20 else 0,
         "reads": int(f[3]),
+        "sectors_read": int(f[5]),
+        "read_ms": int(f[6]),
         "writes": int(f[7]),
         "write_ms": int(f[10]),
         "sectors_written": int(f[9]),
@@ -281,19 +283,23 @@ def read_diskstats(name, text=None):
 def diskstats_delta(before, after, seconds):
     """Device rates between two /proc/diskstats samples of one device.
 
-    Returns read IOPS, write IOPS, write MB/s, %util (share of wall time the
-    device had IO in flight, capped at 100) and the average number of
-    requests in flight (iostat's aqu-sz: weighted ms / wall ms), and the
-    mean write latency in ms (iostat's w_await; 0 without writes); None if
-    no time passed.
+    Returns read IOPS, write IOPS, read and write MB/s, %util (share of wall
+    time the device had IO in flight, capped at 100) and the average number
+    of requests in flight (iostat's aqu-sz: weighted ms / wall ms), and the
+    mean read and write latency in ms (iostat's r_await and w_await; 0
+    without reads or writes); None if no time passed.
     """
     if seconds <= 0:
         return None
     d = {k: after[k] - before[k]
          for k in ("reads", "writes", "write_ms", "sectors_written", "io_ticks_ms", "queue_ms")}
+    for k in ("sectors_read", "read_ms"):
+        d[k] = after.get(k, 0) - before.get(k, 0)
     return {
         "dev_w_await_ms": d["write_ms"] / d["writes"] if d["writes"] > 0 else 0.0,
+        "dev_r_await_ms": d["read_ms"] / d["reads"] if d["reads"] > 0 else 0.0,
         "dev_r_iops": d["reads"] / seconds,
+        "dev_r_mbps": d["sectors_read"] * 512 / 1e6 / seconds,
         "dev_w_iops": d["writes"] / seconds,
         "dev_w_mbps": d["sectors_written"] * 512 / 1e6 / seconds,
         "dev_util_pct": min(100.0, d["io_ticks_ms"] / (seconds * 1000.0) * 100.0),

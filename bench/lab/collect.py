@@ -246,7 +246,7 @@ def device_row(prev, cur, seconds, caps, host_prev=None, host_cur=None):
     rates = device.diskstats_delta(prev, cur, seconds)
     if rates is None:
         return row
-    row.update({k: "%.1f" % v if k != "dev_w_await_ms" else "%.2f" % v for k, v in rates.items()})
+    row.update({k: "%.2f" % v if k.endswith("_await_ms") else "%.1f" % v for k, v in rates.items()})
     share = device.cap_share(rates, caps)
     if share is not None:
         row["dev_cap_pct"] = "%.1f" % share

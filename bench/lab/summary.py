@@ -28,7 +28,7 @@ PER_SECOND_COLUMNS = [
     "adaptive_waits_ps", "adaptive_wait_us_per_group", "binlog_fsync_avg_us",
     # the run's own loop device, from /proc/diskstats
     "dev_r_iops", "dev_w_iops", "dev_w_mbps", "dev_util_pct", "dev_cap_pct",
-    "dev_avg_queue", "dev_w_await_ms",
+    "dev_avg_queue", "dev_w_await_ms", "dev_r_mbps", "dev_r_await_ms",
     # the host disk under the loop image (blank when the image is in RAM)
     "host_w_iops", "host_util_pct",
     # the logs' own loop device (--log-device; blank without one): writes,

@@ -145,11 +145,16 @@ class DeviceRow(unittest.TestCase):
     B = {"reads": 100, "writes": 1500, "write_ms": 3000, "sectors_written": 2048, "in_flight": 1,
          "io_ticks_ms": 500, "queue_ms": 2000}
 
+    def test_reads_size_and_latency(self):
+        b = dict(self.B, sectors_read=4096, read_ms=250)
+        row = K.device_row(dict(self.A, sectors_read=0, read_ms=0), b, 2.0, {})
+        self.assertEqual((row["dev_r_mbps"], row["dev_r_await_ms"]), ("1.0", "2.50"))
+
     def test_with_caps(self):
         row = K.device_row(self.A, self.B, 1.0, {"write_iops": 3000, "read_iops": 3000})
         self.assertEqual(row, {"dev_r_iops": "100.0", "dev_w_iops": "1500.0", "dev_w_mbps": "1.0",
                                "dev_util_pct": "50.0", "dev_avg_queue": "2.0", "dev_cap_pct": "50.0",
-                               "dev_w_await_ms": "2.00"})
+                               "dev_w_await_ms": "2.00", "dev_r_mbps": "0.0", "dev_r_await_ms": "0.00"})
 
     def test_host_disk_columns(self):
         row = K.device_row(self.A, self.B, 1.0, {}, self.A, dict(self.A, writes=300, io_ticks_ms=900))

@@ -36,6 +36,14 @@ class Diskstats(unittest.TestCase):
         self.assertEqual(d["dev_avg_queue"], 1.5)
         self.assertEqual(d["dev_w_await_ms"], 0.5)      # 1000 ms writing over 2000 writes
 
+    def test_reads_mb_and_await(self):
+        line = "   7       0 loop0 %d 0 %d %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
+        a = D.parse_diskstats_line(line % (10, 0, 0))[1]
+        b = D.parse_diskstats_line(line % (110, 2048 * 8, 400))[1]
+        d = D.diskstats_delta(a, b, 2.0)
+        self.assertAlmostEqual(d["dev_r_mbps"], 2048 * 8 * 512 / 1e6 / 2)
+        self.assertEqual(d["dev_r_await_ms"], 4.0)      # 400 ms reading over 100 reads
+
     def test_util_capped_and_bad_lines(self):
         a = D.parse_diskstats_line(self.LINE % (0, 0, 0, 0, 0, 0))[1]
         b = D.parse_diskstats_line(self.LINE % (0, 0, 0, 0, 5000, 0))[1]
@@ -71,7 +79,8 @@ class Diskstats(unittest.TestCase):
                           self.LINE % (10, 20, 30, 35, 40, 50), "garbage"])
         self.assertEqual(D.read_diskstats("loop0", text),
                          {"reads": 10, "writes": 20, "write_ms": 35, "sectors_written": 30, "in_flight": 0,
-                          "io_ticks_ms": 40, "queue_ms": 50, "flushes": 0, "flush_ms": 0})
+                          "io_ticks_ms": 40, "queue_ms": 50, "flushes": 0, "flush_ms": 0,
+                          "sectors_read": 0, "read_ms": 0})
         self.assertEqual(D.read_diskstats("loop1", text)["writes"], 2)
         self.assertIsNone(D.read_diskstats("loop9", text))
 
