@@ -56,6 +56,11 @@ def fit(xs, ys):
     return a, b, 1 - ss_res / ss_tot
 
 
+def residual(sel, key, a, b):
+    """Mean of key's residuals from the line a + b x load seconds."""
+    return mean([r[key] - a - b * r["load_s"] for r in sel])
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip())
@@ -66,26 +71,25 @@ def main(argv):
     for r in rs:
         print(f"| {r['dir']} | {r['run']} | {r['pos']} | {r['arm']} | {r['load_s']} | "
               f"{r['load_tps']:.1f} | {r['redo_mb']:.1f} | {r['rebuild_s']} | {r['rebuild_tps']:.1f} |")
+    arms = {arm: [r for r in rs if r["arm"] == arm] for arm in sorted({r["arm"] for r in rs})}
     a, b, r2 = fit([r["load_s"] for r in rs], [r["load_tps"] for r in rs])
     print(f"\nOLTP TPS in load = {a:.1f} + {b:.2f} x load seconds (R2 {r2:.2f}, {len(rs)} runs)\n")
     print("| arm | runs | load s | load s, not first | OLTP TPS in load | mean residual | rebuild s | OLTP served a second, load + rebuild |")
     print("|---|---|---|---|---|---|---|---|")
-    for arm in sorted({r["arm"] for r in rs}):
-        sel = [r for r in rs if r["arm"] == arm]
+    for arm, sel in arms.items():
         later = [r["load_s"] for r in sel if r["pos"] != 1]
-        res = [r["load_tps"] - a - b * r["load_s"] for r in sel]
         print(f"| {arm} | {len(sel)} | {mean([r['load_s'] for r in sel]):.1f} | "
               f"{mean(later):.1f} ({len(later)}) | {mean([r['load_tps'] for r in sel]):.1f} | "
-              f"{mean(res):+.1f} | {mean([r['rebuild_s'] for r in sel if r['rebuild_s']]):.1f} | "
+              f"{residual(sel, 'load_tps', a, b):+.1f} | "
+              f"{mean([r['rebuild_s'] for r in sel if r['rebuild_s']]):.1f} | "
               f"{mean([r['served_ps'] for r in sel if r['rebuild_s']]):.1f} |")
     qa, qb, qr2 = fit([r["load_s"] for r in rs], [r["queue_ks"] for r in rs])
     print(f"\nclient queue, thousands of transaction-seconds = {qa:.0f} + {qb:.1f} x load seconds (R2 {qr2:.2f})\n")
     print("| arm | runs | queue, thousand transaction-seconds | mean residual |")
     print("|---|---|---|---|")
-    for arm in sorted({r["arm"] for r in rs}):
-        sel = [r for r in rs if r["arm"] == arm]
-        res = [r["queue_ks"] - qa - qb * r["load_s"] for r in sel]
-        print(f"| {arm} | {len(sel)} | {mean([r['queue_ks'] for r in sel]):.0f} | {mean(res):+.0f} |")
+    for arm, sel in arms.items():
+        print(f"| {arm} | {len(sel)} | {mean([r['queue_ks'] for r in sel]):.0f} | "
+              f"{residual(sel, 'queue_ks', a=qa, b=qb):+.0f} |")
     first = [r for r in rs if r["pos"] == 1]
     print(f"\nfirst runs: {', '.join(r['arm'] + ' ' + str(r['load_s']) + ' s' for r in first)}")
     return 0
