@@ -6,6 +6,8 @@ Run: python3 -m unittest discover -s bench/tests -v
 
 import contextlib
 import io
+import os
+import tempfile
 import unittest
 
 import fakes  # noqa: F401  (puts bench/ and the repository on sys.path)
@@ -51,7 +53,8 @@ class CleanShutdown(unittest.TestCase):
     def test_writes_the_dirty_pages_and_times_the_stop(self):
         facts, error, inst = self.shut(takes=12.34)
         self.assertIsNone(error)
-        self.assertEqual(facts, {"shutdown_dirty_pages": 4321, "shutdown_s": 12.3, "shutdown_fast": 1})
+        self.assertEqual(facts, {"shutdown_dirty_pages": 4321, "shutdown_s": 12.3, "shutdown_fast": 1,
+                                 "shutdown_server_s": None, "shutdown_innodb_s": None})
         [call] = inst.stop_calls
         # a stop that writes every dirty page, not the discarding one the lab uses otherwise
         self.assertEqual(call["discard"], False)
@@ -80,9 +83,85 @@ class CleanShutdown(unittest.TestCase):
         self.assertIsNone(facts["shutdown_dirty_pages"])
 
 
-def info(server, secs, dirty=1000, status="ok", fast=1):
+# A MySQL 9.7.2 stop at log_error_verbosity=3, as the lab's error logs have
+# it (docs/bench/2026-12-07-shutdown-phases, run 01), trimmed.
+STOP_LOG = """\
+2026-12-07T12:47:50.462556Z 0 [System] [MY-013172] [Server] Received SHUTDOWN from user <via user signal>. Shutting down mysqld (Version: 9.7.2-steady).
+2026-12-07T12:47:50.465804Z 0 [Note] [MY-012330] [InnoDB] FTS optimize thread exiting.
+2026-12-07T12:47:51.199092Z 0 [Note] [MY-010120] [Server] Binlog end
+2026-12-07T12:47:51.201374Z 0 [Note] [MY-013072] [InnoDB] Starting shutdown...
+2026-12-07T12:47:51.414982Z 0 [Note] [MY-013084] [InnoDB] Log background threads are being closed...
+2026-12-07T12:47:52.321035Z 0 [Note] [MY-012980] [InnoDB] Shutdown completed; log sequence number 3024634752
+2026-12-07T12:47:52.323666Z 0 [System] [MY-010910] [Server] mysqld: Shutdown complete (mysqld 9.7.2-steady)  Steady
+"""
+# An earlier stop in the same log (the server restarted since).
+EARLIER_STOP = """\
+2026-12-07T12:40:00.000000Z 0 [System] [MY-013172] [Server] Received SHUTDOWN from user <via user signal>.
+2026-12-07T12:40:05.000000Z 0 [Note] [MY-013072] [InnoDB] Starting shutdown...
+2026-12-07T12:40:09.000000Z 0 [Note] [MY-012980] [InnoDB] Shutdown completed; log sequence number 1
+"""
+
+
+class StopPhases(unittest.TestCase):
+    def test_the_two_phases_of_a_stop(self):
+        self.assertEqual(SD.stop_phases(STOP_LOG), {"shutdown_server_s": 0.74, "shutdown_innodb_s": 1.12})
+
+    def test_the_last_stop_in_the_log_counts(self):
+        self.assertEqual(SD.stop_phases(EARLIER_STOP + STOP_LOG),
+                         {"shutdown_server_s": 0.74, "shutdown_innodb_s": 1.12})
+
+    def test_a_log_without_the_notes_gives_no_phases(self):
+        # the default verbosity logs the receipt and the end only
+        system_only = "\n".join(l for l in STOP_LOG.splitlines() if "[System]" in l)
+        self.assertEqual(SD.stop_phases(system_only), {"shutdown_server_s": None, "shutdown_innodb_s": None})
+        self.assertEqual(SD.stop_phases(""), {"shutdown_server_s": None, "shutdown_innodb_s": None})
+
+
+class LoggingInstance(FakeInstance):
+    """A fake instance with an error log: its stop appends `stop_log`, the
+    way mysqld logs its stop, but only the Notes if verbosity 3 was set."""
+
+    def __init__(self, sql, clock, takes, errlog, stop_log):
+        super().__init__(sql, clock, takes)
+        self.errlog, self.stop_log = errlog, stop_log
+
+    def stop(self, timeout=300, discard=False, how="term"):
+        noted = "SET GLOBAL log_error_verbosity=3" in self.sql.statements
+        lines = [l for l in self.stop_log.splitlines() if noted or "[System]" in l]
+        with open(self.errlog, "a") as f:
+            f.write("\n".join(lines) + "\n")
+        return super().stop(timeout, discard, how)
+
+
+class CleanShutdownPhases(unittest.TestCase):
+    def test_the_stop_is_logged_and_its_phases_read(self):
+        with tempfile.TemporaryDirectory() as d:
+            errlog = os.path.join(d, "mysqld.err")
+            with open(errlog, "w") as f:
+                f.write(EARLIER_STOP)    # the run's own log, with a stop before the measured one
+            clock = Clock()
+            inst = LoggingInstance(FakeSql({}, dirty=["17500"]), clock, 1.86, errlog, STOP_LOG)
+            with quiet():
+                facts, error = SD.clean_shutdown(inst, "r1", timeout=60, clock=clock)
+        self.assertIsNone(error)
+        self.assertEqual(facts["shutdown_server_s"], 0.74)
+        self.assertEqual(facts["shutdown_innodb_s"], 1.12)
+        [call] = inst.stop_calls
+        self.assertEqual(call["after"][-1], "SET GLOBAL log_error_verbosity=3")
+
+    def test_a_missing_log_gives_blank_phases_not_a_failure(self):
+        clock = Clock()
+        inst = LoggingInstance(FakeSql({}, dirty=["10"]), clock, 1.0, "/nonexistent/mysqld.err", STOP_LOG)
+        inst.stop = lambda timeout=300, discard=False, how="term": True
+        with quiet():
+            facts, error = SD.clean_shutdown(inst, "r1", timeout=60, clock=clock)
+        self.assertIsNone(error)
+        self.assertIsNone(facts["shutdown_innodb_s"])
+
+
+def info(server, secs, dirty=1000, status="ok", fast=1, before=None, innodb=None):
     return {"server": server, "status": status, "shutdown_s": secs, "shutdown_dirty_pages": dirty,
-            "shutdown_fast": fast}
+            "shutdown_fast": fast, "shutdown_server_s": before, "shutdown_innodb_s": innodb}
 
 
 class Markdown(unittest.TestCase):
@@ -100,6 +179,21 @@ class Markdown(unittest.TestCase):
         self.assertIn("(innodb_fast_shutdown=1, caps in force)", SD.markdown([info("a", 3.0)], None))
         self.assertIn("(innodb_fast_shutdown=0, caps in force)", SD.markdown([info("a", 3.0, fast=0)], None))
 
+    def test_phases_and_innodbs_ratio_to_the_baseline(self):
+        md = SD.markdown([info("off", 1.5, before=0.5, innodb=0.9), info("on", 2.3, before=1.3, innodb=0.95),
+                          info("off", 1.7, before=0.7, innodb=0.9), info("on", 2.1, before=1.2, innodb=0.85)],
+                         "off")
+        self.assertIn("| server | runs | dirty pages at stop | shutdown s | shutdown s / off "
+                      "| before InnoDB's part s | InnoDB's part s | InnoDB's part / off |", md)
+        self.assertIn("| off | 2 | 1000 | 1.6 | 1.00x | 0.60 | 0.90 | 1.00x |", md)
+        # the whole stop 1.38x, InnoDB's part, where the flushing is, 1.00x
+        self.assertIn("| on | 2 | 1000 | 2.2 | 1.38x | 1.25 | 0.90 | 1.00x |", md)
+        self.assertIn("InnoDB's part: from InnoDB's `Starting shutdown`", md)
+
+    def test_without_phases_no_phase_columns(self):
+        md = SD.markdown([info("off", 1.5), info("on", 2.0)], "off")
+        self.assertNotIn("InnoDB's part", md)
+
     def test_without_a_baseline_no_ratio_column(self):
         md = SD.markdown([info("a", 3.0)], None)
         self.assertIn("| a | 1 | 1000 | 3.0 |", md)
@@ -111,8 +205,9 @@ class RunsCsv(unittest.TestCase):
         from lab import report as R
         self.assertNotIn("shutdown_s", R.run_columns([{"server": "a"}]))
         cols = R.run_columns([info("a", 1.0)])
-        self.assertEqual(cols[cols.index("shutdown_dirty_pages"):][:3],
-                         ["shutdown_dirty_pages", "shutdown_s", "shutdown_fast"])
+        self.assertEqual(cols[cols.index("shutdown_dirty_pages"):][:5],
+                         ["shutdown_dirty_pages", "shutdown_s", "shutdown_fast", "shutdown_server_s",
+                          "shutdown_innodb_s"])
 
 
 if __name__ == "__main__":
