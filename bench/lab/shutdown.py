@@ -110,8 +110,7 @@ def clean_shutdown(inst, run_id, timeout=TIMEOUT_S, clock=time.monotonic, mode="
     secs = round(clock() - t0, 1)
     facts = {"shutdown_dirty_pages": None if dirty is None else int(dirty), "shutdown_s": secs,
              "shutdown_fast": fast}
-    facts.update(stop_phases(_log_from(errlog, err_from)) if err_from is not None
-                 else stop_phases(""))
+    facts.update(stop_phases(_log_from(errlog, err_from) if err_from is not None else ""))
     if not stopped:
         return facts, "%s shutdown: not stopped in %d s, killed" % (mode, timeout)
     log("%s: %s shutdown in %.1f s (%s dirty pages when asked)" % (run_id, mode, secs, dirty))
