@@ -24,7 +24,7 @@ from . import bulk_load as B, causes, client as C, redo_files as R, report, set_
 from .collect import Collector, RunClock, StatusPoller
 from .loader import BulkLoader
 from .settle import settle
-from .shutdown import clean_shutdown
+from .shutdown import clean_shutdown, log_size, read_from
 
 GiB = 1024 ** 3
 LOG_IMAGE_GB = 8        # --log-device: redo plus 10 minutes of binary log at a few thousand trx/s
@@ -278,23 +278,6 @@ def _read_sysbench(sb, sblog, clock, inst, t_launch, errlog):
     return sb_rows, connect_s, crashed
 
 
-def _size(path):
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
-
-
-def _read_from(path, offset):
-    """The text a log gained after byte `offset` ('' if unreadable)."""
-    try:
-        with open(path, errors="replace") as f:
-            f.seek(offset)
-            return f.read()
-    except OSError:
-        return ""
-
-
 def set_run_caps(spec, fs, on):
     """The device class's caps on the data device, and the log class's on
     the log device (--log-device), on or off."""
@@ -455,13 +438,13 @@ def execute(spec):
         else:
             info["settle_s"], info["settle_dirty_pages"] = settle(inst.sql, spec.sc.get("settle_timeout", 900),
                                                                   spec.run_id, redo_bytes)
-        err_from = _size(fs["where"]["errlog"])
+        err_from = log_size(fs["where"]["errlog"]) or 0
         rows, facts, error = measure(spec, inst, fs, redo_bytes, res)
         info.update(facts)
         if error:
             raise RunFailed(error)
         info["summary"] = S.summarize_run(rows, spec.sc["warmup"], spec.sc.get("sla_ms"))
-        info["summary"].update(causes.log_signatures(_read_from(fs["where"]["errlog"], err_from)))
+        info["summary"].update(causes.log_signatures(read_from(fs["where"]["errlog"], err_from)))
         sla = spec.sc.get("sla_ms")
         table, n = causes.dip_table(rows, spec.sc["warmup"], sla_ms=sla)
         info["dips"] = {"verdict": causes.verdict(rows, spec.sc["warmup"], sla_ms=sla), "table": table, "seconds": n,

@@ -72,14 +72,16 @@ def stop_phases(text):
             "shutdown_innodb_s": between(INNODB_START, INNODB_DONE)}
 
 
-def _log_size(path):
+def log_size(path):
+    """A log's size in bytes, or None if it cannot be read."""
     try:
         return os.path.getsize(path) if path else None
     except OSError:
         return None
 
 
-def _log_from(path, offset):
+def read_from(path, offset):
+    """The text a log gained after byte `offset` ('' if unreadable)."""
     try:
         with open(path, "rb") as f:
             f.seek(offset)
@@ -102,7 +104,7 @@ def clean_shutdown(inst, run_id, timeout=TIMEOUT_S, clock=time.monotonic, mode="
     dirty = inst.sql.value("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")
     inst.sql.query("SET GLOBAL innodb_fast_shutdown=%d" % fast, check=False)
     errlog = getattr(inst, "errlog", None)
-    err_from = _log_size(errlog)
+    err_from = log_size(errlog)
     if err_from is not None:
         inst.sql.query("SET GLOBAL log_error_verbosity=3", check=False)
     t0 = clock()
@@ -110,7 +112,7 @@ def clean_shutdown(inst, run_id, timeout=TIMEOUT_S, clock=time.monotonic, mode="
     secs = round(clock() - t0, 1)
     facts = {"shutdown_dirty_pages": None if dirty is None else int(dirty), "shutdown_s": secs,
              "shutdown_fast": fast}
-    facts.update(stop_phases(_log_from(errlog, err_from) if err_from is not None else ""))
+    facts.update(stop_phases(read_from(errlog, err_from) if err_from is not None else ""))
     if not stopped:
         return facts, "%s shutdown: not stopped in %d s, killed" % (mode, timeout)
     log("%s: %s shutdown in %.1f s (%s dirty pages when asked)" % (run_id, mode, secs, dirty))
