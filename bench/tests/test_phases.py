@@ -307,6 +307,42 @@ class StartServer(Tmp):
         self.assertIn("mysqld exited with status 3 while starting", str(cm.exception))
 
 
+class EngineStatus(Tmp):
+    """SHOW ENGINE INNODB STATUS kept at the measured run's end."""
+
+    # The mysql client's batch output (-N -B) of the statement: Type, Name
+    # and Status, the status's newlines and tabs escaped.
+    BATCH = ("InnoDB\t\t\\n=====================================\\n"
+             "FILE I/O\\n--------\\nDevice-paced flushing: budget 0 pages/s, 12 rounds left to upstream"
+             " (pages made without redo),\\tend\\n\n")
+
+    class Answers:
+        def __init__(self, out):
+            self.out, self.statements = out, []
+
+        def query(self, sql, timeout=60, check=True):
+            self.statements.append(sql)
+            return self.out
+
+    def test_status_text_unescaped(self):
+        text = PH.engine_status_text(self.BATCH)
+        self.assertEqual(text.splitlines()[2], "FILE I/O")
+        self.assertIn(", 12 rounds left to upstream (pages made without redo),\tend\n", text)
+        self.assertNotIn("InnoDB\t", text)
+
+    def test_saved_in_the_run_directory(self):
+        sql = self.Answers(self.BATCH)
+        self.assertIs(PH.save_engine_status(sql, self.tmp), True)
+        self.assertEqual(sql.statements, ["SHOW ENGINE INNODB STATUS"])
+        with open(os.path.join(self.tmp, "innodb_status.txt")) as f:
+            self.assertIn("12 rounds left to upstream", f.read())
+
+    def test_no_answer_no_file(self):
+        for out in (None, "", "InnoDB\n"):
+            self.assertIs(PH.save_engine_status(self.Answers(out), self.tmp), False)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "innodb_status.txt")))
+
+
 def host_can_make_devices():
     return os.geteuid() == 0 and not device.host_problems(need_throttle=True)
 
@@ -359,6 +395,8 @@ class Execute(Tmp):
             self.assertEqual(len(list(csv.DictReader(f))), 2)
         for name in ("my.cnf", "variables.json", "prepare.log", "sysbench.log", "initialize.log", "mysqld.err"):
             self.assertIs(bool(os.path.exists(os.path.join(spec.rundir, name))), True, name)
+        with open(os.path.join(spec.rundir, "innodb_status.txt")) as f:
+            self.assertEqual(f.read().splitlines()[-1], "Device-paced flushing: off")
         with open(os.path.join(bindir, "sysbench.calls")) as f:
             calls = f.read().splitlines()
         self.assertEqual([c.split()[-1] for c in calls], ["prepare", "run"])
