@@ -75,6 +75,15 @@ struct Pace_state {
   uint64_t upstream{0};
   /** Of list_flushed, the pages of sync flush rounds. */
   uint64_t sync_flushed{0};
+  /** Page writes of the LRU batches since the last update, and a second
+  over the last interval, with its free-page waits, for
+  buf_flush_pace::upstreams_round(). */
+  uint64_t lru_flushed{0};
+  uint64_t lru_writes{0};
+  uint64_t free_waits{0};
+  /** The current iteration is upstream's own round
+  (buf_flush_pace::upstreams_round()): not cut into slices. */
+  bool iter_upstreams{false};
   /** The current iteration is a sync flush round. */
   bool iter_sync{false};
   /** The current sync flush round flushes its target past upstream's LSN
@@ -135,6 +144,9 @@ struct Pace_status {
   /** Pages of upstream's targets not kept below the adaptive-flushing
   low-water mark (buf_flush_pace::kept_upstream()), since start. */
   std::atomic<uint64_t> young_declined{0};
+  /** Rounds that were upstream's own (buf_flush_pace::upstreams_round()):
+  pages made without redo, since start. */
+  std::atomic<uint64_t> upstream_rounds{0};
   std::atomic<bool> dev_valid{false};
   std::atomic<uint64_t> util_x100{0};
   std::atomic<uint64_t> queue_x100{0};
@@ -251,6 +263,9 @@ void start(Clock::time_point now) {
   pace.list_flushed = 0;
   pace.upstream = 0;
   pace.sync_flushed = 0;
+  pace.lru_flushed = 0;
+  pace.lru_writes = 0;
+  pace.free_waits = 0;
   pace.idle = false;
   if (!pace.devices_resolved) resolve_devices();
   sample_devices(); /* the first sample only sets the baseline */
@@ -381,6 +396,11 @@ void update(Clock::time_point now) {
   pace.list_flushed = 0;
   pace.upstream = 0;
   pace.sync_flushed = 0;
+  pace.lru_writes = static_cast<uint64_t>(
+      static_cast<double>(pace.lru_flushed) /
+      (obs.interval_s > 0 ? obs.interval_s : 1.0));
+  pace.lru_flushed = 0;
+  pace.free_waits = obs.free_waits;
   pace.idle = false;
   lru_depth.store(static_cast<ulint>(d.lru_depth));
 
@@ -443,6 +463,7 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   pace.iter_past_limit = false;
   /* A new iteration: its whole target is split by age until it is cut. */
   pace.sliced = false;
+  pace.iter_upstreams = false;
   if (!srv_adaptive_flushing_device_pacing) {
     if (pace.on) stop();
     return n_pages;
@@ -459,14 +480,21 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   } else {
     pace.sync_window.close();
   }
-  /* A sync round keeps upstream's whole target: no age or limits to read. */
+  const auto &last = pace.controller.last();
+  pace.iter_upstreams =
+      !sync_flush &&
+      buf_flush_pace::upstreams_round(last.budget, last.redo_per_dirtied,
+                                      pace.lru_writes, pace.free_waits);
+  /* A sync round keeps upstream's whole target: no age or limits to read;
+  so does upstream's own round. */
   const ulint kept =
-      sync_flush
+      sync_flush || pace.iter_upstreams
           ? n_pages
           : static_cast<ulint>(buf_flush_pace::kept_upstream(
                 n_pages, dirty_pages, checkpoint_age(log_get_lsn(*log_sys)),
                 adaptive_flushing_lwm_age(), false));
   status.young_declined.fetch_add(n_pages - kept);
+  if (pace.iter_upstreams) status.upstream_rounds.fetch_add(1);
   pace.iter_upstream = kept;
   pace.upstream += kept;
   const uint64_t budget = pace.controller.last().budget;
@@ -501,7 +529,7 @@ ulint buf_flush_pace_slice_first(ulint n_pages) {
   seconds completed no flush at all, most likely that round; with it
   sliced the line was flat). A slice flushes from the instances whose
   shares of the second it overlaps: buf_flush_pace_split(). */
-  const bool ours = n_pages == pace.iter_target;
+  const bool ours = n_pages == pace.iter_target && !pace.iter_upstreams;
   const auto first =
       pace.slicer.first(ours ? n_pages : 0, seconds(Clock::now()));
   status.slices.store(pace.slicer.count());
@@ -555,6 +583,7 @@ void buf_flush_pace_flushed(ulint n_list, ulint n_lru) {
     }
   }
   pace.list_flushed += n_list;
+  pace.lru_flushed += n_lru;
   if (pace.iter_sync) pace.sync_flushed += n_list;
   /* Slices after a sync round count towards its window too (a window's
   count restarts when it opens). */
@@ -624,6 +653,7 @@ void buf_flush_io_print(FILE *file) {
           " LRU depth %lu, %lu flush slices per second,"
           " %lu checkpoints requested, %lu pages of upstream's targets not"
           " kept below the adaptive flushing low-water mark,"
+          " %lu rounds left to upstream (pages made without redo),"
           " checkpoint age target %lu bytes (sync-mode flushing from %lu)\n",
           static_cast<ulong>(status.budget.load()),
           static_cast<ulong>(status.ceiling.load()),
@@ -638,6 +668,7 @@ void buf_flush_io_print(FILE *file) {
           static_cast<ulong>(status.slices.load()),
           static_cast<ulong>(status.checkpoints.load()),
           static_cast<ulong>(status.young_declined.load()),
+          static_cast<ulong>(status.upstream_rounds.load()),
           static_cast<ulong>(status.age_target.load()),
           static_cast<ulong>(status.sync_mark.load()));
   if (devices_set.load()) {

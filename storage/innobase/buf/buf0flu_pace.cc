@@ -94,6 +94,15 @@ between about 50% and 90% as LRU batches evict, and the pressure rises
 at once: read from one second's share, it would spike to 1 and lift the
 flush-list budget every few seconds. */
 constexpr double DIRTY_WEIGHT = 0.2;
+/** Fewer pages a second made dirty say nothing of the redo each takes
+(Decision::redo_per_dirtied). */
+constexpr double DIRTIED_MIN = 64;
+/** Weight of the last second in the redo and the pages made dirty that
+Decision::redo_per_dirtied divides: about two seconds. When a bulk load's
+28 MB of redo a second gives way to a sorted index build's few hundred KB,
+the ratio falls under NO_REDO_BYTES_PER_PAGE within about six seconds;
+at DIRTY_WEIGHT it took twenty (PagesMadeWithoutRedoAreUpstreamsRounds). */
+constexpr double REDO_PAGE_WEIGHT = 0.5;
 /** The LRU depth rises to (1 + this) x innodb_lru_scan_depth... */
 constexpr double LRU_BOOST = 3.0;
 /** ...by this factor a second while threads wait for free pages or the
@@ -569,6 +578,8 @@ double Controller::hold_dirty(const Config &cfg, const Observation &obs) {
   if (obs.pool_pages == 0) {
     m_dirty_pages = -1;
     m_dirtied_valid = false;
+    m_dirtied_lsn = 0;
+    m_last.redo_per_dirtied = -1;
     return 0;
   }
   if (m_dirty_pages >= 0) {
@@ -578,11 +589,26 @@ double Controller::hold_dirty(const Config &cfg, const Observation &obs) {
     const double net =
         (dirty - m_dirty_pages + static_cast<double>(obs.list_flushed)) /
         interval;
+    const double redo =
+        m_dirtied_lsn != 0 && obs.lsn >= m_dirtied_lsn
+            ? static_cast<double>(obs.lsn - m_dirtied_lsn) / interval
+            : 0;
+    m_redo_short = m_dirtied_valid
+                       ? m_redo_short + (redo - m_redo_short) * REDO_PAGE_WEIGHT
+                       : redo;
+    m_dirtied_short =
+        m_dirtied_valid
+            ? m_dirtied_short + (net - m_dirtied_short) * REDO_PAGE_WEIGHT
+            : net;
     m_dirtied =
         m_dirtied_valid ? m_dirtied + (net - m_dirtied) * DIRTY_WEIGHT : net;
     m_dirtied_valid = true;
   }
   m_dirty_pages = dirty;
+  m_dirtied_lsn = obs.lsn;
+  m_last.redo_per_dirtied = m_dirtied_valid && m_dirtied_short >= DIRTIED_MIN
+                                ? m_redo_short / m_dirtied_short
+                                : -1;
   const double from = band_start(cfg.dirty_lwm_pct, cfg.dirty_max_pct);
   /* A drain (the limit at or below the lwm) has no band to hold. */
   if (!m_dirtied_valid || cfg.dirty_max_pct <= from) return 0;

@@ -45,6 +45,12 @@ uint64_t kept_upstream(uint64_t upstream, uint64_t dirty_pages, uint64_t age,
   return std::min(upstream, dirty_pages);
 }
 
+bool upstreams_round(uint64_t budget, double redo_per_dirtied,
+                     uint64_t lru_writes, uint64_t free_waits) {
+  return budget == 0 && free_waits == 0 && lru_writes < LRU_CLEAN_WRITES &&
+         redo_per_dirtied >= 0 && redo_per_dirtied < NO_REDO_BYTES_PER_PAGE;
+}
+
 uint64_t round_target(uint64_t upstream, uint64_t budget, bool sync_flush) {
   if (!sync_flush) return std::max(upstream, budget);
   return std::max(upstream, (budget + MAX_SLICES - 1) / MAX_SLICES);

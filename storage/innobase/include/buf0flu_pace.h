@@ -294,6 +294,10 @@ struct Decision {
   /** Data page writes submitted and not completed, estimated (0 while no
   completion has been reported). */
   uint64_t write_queue{0};
+  /** Bytes of redo generated per page made dirty, both smoothed over
+  about two seconds; negative while unknown, or while fewer than 64
+  pages a second become dirty. */
+  double redo_per_dirtied{-1};
 };
 
 /** Checkpoint-age pressure, how far the age is into upstream's aggressive
@@ -516,6 +520,12 @@ class Controller {
   pages/s (valid once two updates knew the pool). */
   double m_dirtied{0};
   bool m_dirtied_valid{false};
+  /** The LSN at the last update the pool was known (0: none); the redo
+  generated a second and the net rate at which pages became dirty, both
+  smoothed over about two seconds (Decision::redo_per_dirtied). */
+  uint64_t m_dirtied_lsn{0};
+  double m_redo_short{0};
+  double m_dirtied_short{0};
   /** innodb_max_dirty_pages_pct_lwm and innodb_max_dirty_pages_pct the
   last pressure was read against (negative: none yet). */
   double m_dirty_lwm_pct{-1};

@@ -124,6 +124,42 @@ past the mark, in a sync flush round, or with the mark at 0
 uint64_t kept_upstream(uint64_t upstream, uint64_t dirty_pages, uint64_t age,
                        uint64_t lwm_age, bool sync_flush);
 
+/** Redo per page made dirty below which the pages are taken to be made
+without redo: the sorted index builds of ALTER TABLE, CREATE INDEX and
+OPTIMIZE TABLE write their pages with no redo record, once each. The
+lab's table rebuild beside 200 OLTP transactions a second made 80-90
+bytes; the lightest OLTP mix measured (the TPC-C-like one) 680-730,
+oltp_write_only 2,400-3,800 (docs/bench/2026-12-07-rebuild-noredo). */
+constexpr double NO_REDO_BYTES_PER_PAGE = 256;
+
+/** LRU batch page writes a second below which the LRU list's tail is
+clean: the free pages come from evictions, not from page writes. */
+constexpr uint64_t LRU_CLEAN_WRITES = 64;
+
+/** Whether a round outside sync flush is upstream's own: its whole target
+(no young-age rule, kept_upstream()), sent at once as upstream sends it
+(no slices).
+
+The young-age rule rests on a young dirty page being modified again, so
+that an early write of it is wasted. A page that a sorted index build
+made is written once and never modified again, and holding it back only
+leaves the build's own flush at its end more to write: the lab's table
+rebuild took 1.035x its time with pacing OFF with the rule (12 rounds).
+Sliced, upstream's target keeps the device queue busy all second and the
+commits beside the build wait behind it (OLTP inside the rebuild 0.79x
+and 0.77x OFF's, two runs each); sent at once, as upstream sends it, the
+queue empties between bursts. So where the controller asks for nothing
+(no budget), no thread waits for a free page, the LRU tail is clean, and
+the pages made dirty carry less redo than NO_REDO_BYTES_PER_PAGE, the
+round is upstream's.
+@param[in]  budget            pages per second (Decision::budget)
+@param[in]  redo_per_dirtied  Decision::redo_per_dirtied
+@param[in]  lru_writes        LRU batch page writes a second, last interval
+@param[in]  free_waits        free-page waits in the last interval
+@return true if the round is upstream's */
+bool upstreams_round(uint64_t budget, double redo_per_dirtied,
+                     uint64_t lru_writes, uint64_t free_waits);
+
 /** Flush target of one page cleaner round, from upstream's target and the
 budget (pages per second).
 
