@@ -24,6 +24,7 @@ from . import bulk_load as B, causes, client as C, redo_files as R, report, set_
 from .collect import Collector, RunClock, StatusPoller
 from .loader import BulkLoader
 from .settle import settle
+from .engine_status import save_engine_status
 from .shutdown import clean_shutdown, log_size, read_from
 
 GiB = 1024 ** 3
@@ -220,43 +221,6 @@ def check_durable(sql, flavour, rundir, allow_non_durable):
                         "innodb_flush_log_at_trx_commit=%s); --allow-non-durable to accept"
                         % (got["log_bin"], got["sync_binlog"], got["innodb_flush_log_at_trx_commit"]))
     return int(got[redo_var] or 0), got["version"]
-
-
-def engine_status_text(out):
-    """The status text of SHOW ENGINE INNODB STATUS from the client's batch
-    output (Type, Name, Status; newlines and tabs escaped), or None."""
-    if not out:
-        return None
-    fields = out.rstrip("\n").split("\t", 2)
-    if len(fields) < 3:
-        return None
-    unescape = {"n": "\n", "t": "\t", "\\": "\\", "0": "\0"}
-    text, i, raw = [], 0, fields[2]
-    while i < len(raw):
-        if raw[i] == "\\" and i + 1 < len(raw) and raw[i + 1] in unescape:
-            text.append(unescape[raw[i + 1]])
-            i += 2
-        else:
-            text.append(raw[i])
-            i += 1
-    return "".join(text)
-
-
-def save_engine_status(sql, rundir):
-    """SHOW ENGINE INNODB STATUS at the measured run's end, as
-    innodb_status.txt: counters kept since the server started (device
-    pacing's checkpoints requested, pages not kept, rounds left to
-    upstream) are read there. Returns whether it was saved; a server that
-    does not answer leaves no file, and the run goes on."""
-    try:
-        text = engine_status_text(sql.query("SHOW ENGINE INNODB STATUS", check=False))
-    except subprocess.TimeoutExpired:
-        text = None
-    if text is None:
-        return False
-    with open(os.path.join(rundir, "innodb_status.txt"), "w") as f:
-        f.write(text)
-    return True
 
 
 def sysbench_of(sc, sysbench_args, socket, command, threads):

@@ -23,6 +23,7 @@ from fakes import FakeSql
 from harness import device
 from harness.resources import Resources, teardown_state
 from harness.server import Binaries
+from lab import engine_status as ES
 from lab import phases as PH
 from lab import summary as S
 from lab.scenarios import DEVICES, build_scenario
@@ -325,21 +326,21 @@ class EngineStatus(Tmp):
             return self.out
 
     def test_status_text_unescaped(self):
-        text = PH.engine_status_text(self.BATCH)
+        text = ES.engine_status_text(self.BATCH)
         self.assertEqual(text.splitlines()[2], "FILE I/O")
         self.assertIn(", 12 rounds left to upstream (pages made without redo),\tend\n", text)
         self.assertNotIn("InnoDB\t", text)
 
     def test_saved_in_the_run_directory(self):
         sql = self.Answers(self.BATCH)
-        self.assertIs(PH.save_engine_status(sql, self.tmp), True)
+        self.assertIs(ES.save_engine_status(sql, self.tmp), True)
         self.assertEqual(sql.statements, ["SHOW ENGINE INNODB STATUS"])
         with open(os.path.join(self.tmp, "innodb_status.txt")) as f:
             self.assertIn("12 rounds left to upstream", f.read())
 
     def test_no_answer_no_file(self):
         for out in (None, "", "InnoDB\n"):
-            self.assertIs(PH.save_engine_status(self.Answers(out), self.tmp), False)
+            self.assertIs(ES.save_engine_status(self.Answers(out), self.tmp), False)
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "innodb_status.txt")))
 
 
