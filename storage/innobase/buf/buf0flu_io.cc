@@ -474,13 +474,14 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   } else if (now - pace.last_update >= UPDATE_INTERVAL) {
     update(now);
   }
+  /* This second's decision, read once: the coordinator is the only thread
+  that updates the controller, so it holds for the whole round. */
+  const auto &last = pace.controller.last();
   if (sync_flush) {
-    pace.iter_past_limit =
-        pace.sync_window.round(pace.controller.last().budget, seconds(now));
+    pace.iter_past_limit = pace.sync_window.round(last.budget, seconds(now));
   } else {
     pace.sync_window.close();
   }
-  const auto &last = pace.controller.last();
   pace.iter_upstreams =
       !sync_flush &&
       buf_flush_pace::upstreams_round(last.budget, last.redo_per_dirtied,
@@ -497,7 +498,7 @@ ulint buf_flush_pace_target(ulint n_pages, ulint dirty_pages, bool sync_flush) {
   if (pace.iter_upstreams) status.upstream_rounds.fetch_add(1);
   pace.iter_upstream = kept;
   pace.upstream += kept;
-  const uint64_t budget = pace.controller.last().budget;
+  const uint64_t budget = last.budget;
   const auto round = static_cast<ulint>(
       buf_flush_pace::round_target(kept, budget, sync_flush));
   pace.iter_target = round;

@@ -522,7 +522,11 @@ class Controller {
   bool m_dirtied_valid{false};
   /** The LSN at the last update the pool was known (0: none); the redo
   generated a second and the net rate at which pages became dirty, both
-  smoothed over about two seconds (Decision::redo_per_dirtied). */
+  smoothed over about two seconds (Decision::redo_per_dirtied). Not
+  m_redo_rate: that one is kept only while the flush list has pages and
+  is smoothed over about half a minute, while a sorted index build starts
+  and ends within seconds; the redo and the pages dirtied are taken over
+  the same intervals so that their ratio is a per-page figure. */
   uint64_t m_dirtied_lsn{0};
   double m_redo_short{0};
   double m_dirtied_short{0};
